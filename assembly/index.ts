@@ -1,0 +1,20 @@
+// The core's exports. Everything is numbers and pointers: the TypeScript
+// bindings in src/bindings own all memory above `heapBase()` and pass regions in.
+
+export {
+  SHA256_CONTEXT_BYTES, sha256Init, sha256Update, sha256Final, sha256, sha256Batch, sha256Chain,
+  merkleLeafBatch, merkleNodeBatch, hmacSha256,
+} from './sha256';
+export {
+  shannonEntropy, logprobEntropy, logprobEntropyBatch, statsPush, statsPushMany, statsPushVector,
+  statsVariance, statsZScore, gaussPush, gaussScore,
+} from './entropy';
+export { MODE_TEXT, MODE_JSON, MAX_SHINGLE_K, featurize, shingles } from './tokenizer';
+
+/** First byte past the module's static data: the bindings' arena starts here. */
+export function heapBase(): usize {
+  return __heap_base;
+}
+
+/** Bumped whenever an export's meaning changes, so bindings refuse a stale core.wasm. */
+export const ABI_VERSION: u32 = 1;

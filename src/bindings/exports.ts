@@ -1,0 +1,40 @@
+/**
+ * The raw exports of core.wasm (assembly/index.ts), as the bindings call
+ * them. Pointers and lengths are numbers; `usize` results come back signed
+ * from wasm and are read with `>>> 0`.
+ */
+export interface CoreExports {
+  readonly memory: WebAssembly.Memory;
+  readonly ABI_VERSION: WebAssembly.Global;
+  heapBase(): number;
+
+  sha256Init(ctx: number): void;
+  sha256Update(ctx: number, ptr: number, len: number): void;
+  sha256Final(ctx: number, out: number): void;
+  sha256(ptr: number, len: number, out: number): void;
+  sha256Batch(ptr: number, lens: number, count: number, out: number): void;
+  sha256Chain(prev: number, ptr: number, lens: number, count: number, out: number): void;
+  merkleLeafBatch(ptr: number, lens: number, count: number, out: number): void;
+  merkleNodeBatch(ptr: number, count: number, out: number): void;
+  hmacSha256(key: number, keyLen: number, msg: number, msgLen: number, out: number): void;
+
+  shannonEntropy(ptr: number, len: number): number;
+  logprobEntropy(ptr: number, k: number): number;
+  logprobEntropyBatch(ptr: number, k: number, count: number, out: number): void;
+  statsPush(state: number, slot: number, x: number): void;
+  statsPushMany(state: number, slot: number, values: number, count: number): void;
+  statsPushVector(state: number, values: number, count: number): void;
+  statsVariance(state: number, slot: number): number;
+  statsZScore(state: number, slot: number, x: number): number;
+  gaussPush(state: number, dim: number, x: number): void;
+  gaussScore(state: number, dim: number, x: number, floor: number): number;
+
+  featurize(ptr: number, len: number, mode: number, buckets: number, nMin: number, nMax: number, out: number, cap: number): number;
+  shingles(ptr: number, len: number, mode: number, k: number, out: number, cap: number): number;
+}
+
+/** The ABI this build of the bindings speaks; core.wasm must report the same. */
+export const EXPECTED_ABI_VERSION = 1;
+
+/** Size of a SHA-256 context in wasm memory (assembly/sha256.ts). */
+export const SHA256_CONTEXT_BYTES = 112;

@@ -1,0 +1,15 @@
+// The core's primitives: hashing, statistics and tokenising on core.wasm.
+export { isInitialized } from './instance.js';
+export type { InitInput, InitSource } from './instance.js';
+export {
+  sha256, sha256Batch, hashChain, merkleLeafHash, merkleLeafHashBatch, merkleNodeHash, merkleNodeHashBatch,
+  hmacSha256,
+} from './sha256.js';
+export type { Sha256Hasher } from './sha256.js';
+export { shannonEntropy, logprobEntropy, logprobEntropies, RunningStats, DiagonalGaussian } from './stats.js';
+export type { RunningStatsState, DiagonalGaussianState } from './stats.js';
+export { normalizeText, featurize, shingles } from './text.js';
+export type { FeaturizeOptions, TokenizeMode } from './text.js';
+export { toHex, fromHex, toBase64, fromBase64 } from './encoding.js';
+export { ParapetTypeError, ParapetRangeError, ParapetStateError } from './errors.js';
+export type { ParapetErrorCode } from './errors.js';

@@ -1,0 +1,24 @@
+import { CORE_WASM_BASE64 } from './core-wasm.generated.js';
+import { loadCore, loadCoreSync, type InitSource } from './instance.js';
+
+function embeddedBytes(): Uint8Array {
+  const bin = atob(CORE_WASM_BASE64);
+  const bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+  return bytes;
+}
+
+/**
+ * Load the WebAssembly core. With no argument, the copy embedded in this
+ * package is used; pass a `WebAssembly.Module` (edge runtimes), bytes, a
+ * `Response` or a promise of one to load another. Idempotent: later calls
+ * resolve at once. After it resolves, every hot call is synchronous.
+ */
+export function init(source?: InitSource): Promise<void> {
+  return loadCore(source, embeddedBytes);
+}
+
+/** `init` without the promise, for the embedded core or a module/bytes at hand. */
+export function initSync(source?: WebAssembly.Module | BufferSource): void {
+  loadCoreSync(source ?? embeddedBytes());
+}

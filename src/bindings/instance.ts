@@ -1,0 +1,148 @@
+import { Arena } from './arena.js';
+import { ParapetStateError } from './errors.js';
+import { EXPECTED_ABI_VERSION, type CoreExports } from './exports.js';
+
+/** What `init` accepts: a compiled module, the wasm bytes, a fetch Response, or a promise of one. */
+export type InitInput = WebAssembly.Module | BufferSource | Response;
+export type InitSource = InitInput | PromiseLike<InitInput>;
+
+let core: CoreExports | undefined;
+let arena: Arena | undefined;
+let pending: Promise<void> | undefined;
+
+// Views over wasm memory, rebuilt whenever memory.grow detaches the old buffer.
+let viewBuffer: ArrayBuffer | undefined;
+let u8View = new Uint8Array(0);
+let u32View = new Uint32Array(0);
+let f32View = new Float32Array(0);
+let f64View = new Float64Array(0);
+
+let scratchPtr = 0;
+let scratchSize = 0;
+
+/**
+ * Load the core from `source`, or from `fallback()` when none is given.
+ * Idempotent and memoised: concurrent and later calls share the first load;
+ * a failed load is forgotten so that a later call can retry.
+ */
+export function loadCore(source: InitSource | undefined, fallback: () => InitSource): Promise<void> {
+  if (core) return Promise.resolve();
+  pending ??= (async () => {
+    try {
+      const input = await (source ?? fallback());
+      const module = await toModule(input);
+      adopt(new WebAssembly.Instance(module, {}));
+    } catch (cause) {
+      pending = undefined;
+      if (cause instanceof ParapetStateError) throw cause;
+      throw new ParapetStateError(
+        `parapet: could not load core.wasm (${String(cause)}). Runtimes that forbid compiling ` +
+          `wasm from bytes (edge workers) must pass the precompiled module: init(wasmModule).`,
+        'init-failed',
+        { cause },
+      );
+    }
+  })();
+  return pending;
+}
+
+/** Synchronous load for callers that hold the module or bytes already. */
+export function loadCoreSync(source: WebAssembly.Module | BufferSource): void {
+  if (core) return;
+  const module = source instanceof WebAssembly.Module ? source : new WebAssembly.Module(source);
+  adopt(new WebAssembly.Instance(module, {}));
+}
+
+async function toModule(input: InitInput): Promise<WebAssembly.Module> {
+  if (input instanceof WebAssembly.Module) return input;
+  if (typeof Response !== 'undefined' && input instanceof Response) {
+    if (!input.ok) throw new Error(`fetching core.wasm answered ${input.status}`);
+    return WebAssembly.compile(await input.arrayBuffer());
+  }
+  const bytes = input as BufferSource;
+  try {
+    // Synchronous compilation of a small module is ~0.5 ms here, where the async
+    // path costs several ms of scheduling; engines that refuse it fall through.
+    return new WebAssembly.Module(bytes);
+  } catch (syncError) {
+    if (!WebAssembly.validate(bytes)) throw syncError;
+    return WebAssembly.compile(bytes);
+  }
+}
+
+function adopt(instance: WebAssembly.Instance): void {
+  const exports = instance.exports as unknown as CoreExports;
+  const abi = exports.ABI_VERSION?.value;
+  if (abi !== EXPECTED_ABI_VERSION) {
+    throw new ParapetStateError(
+      `parapet: core.wasm speaks ABI ${String(abi)}, these bindings expect ${EXPECTED_ABI_VERSION}; rebuild`,
+      'init-failed',
+    );
+  }
+  arena = new Arena(exports.memory, exports.heapBase() >>> 0);
+  core = exports;
+}
+
+/** True once `init` has completed. */
+export function isInitialized(): boolean {
+  return core !== undefined;
+}
+
+/** The core's exports; throws if `init()` has not completed. */
+export function getCore(): CoreExports {
+  if (!core) {
+    throw new ParapetStateError('parapet: call `await init()` before using the core', 'not-initialized');
+  }
+  return core;
+}
+
+export function getArena(): Arena {
+  getCore();
+  return arena!;
+}
+
+function refreshViews(): void {
+  const buffer = getCore().memory.buffer;
+  if (buffer === viewBuffer) return;
+  viewBuffer = buffer;
+  u8View = new Uint8Array(buffer);
+  u32View = new Uint32Array(buffer);
+  f32View = new Float32Array(buffer);
+  f64View = new Float64Array(buffer);
+}
+
+export function heapU8(): Uint8Array {
+  refreshViews();
+  return u8View;
+}
+export function heapU32(): Uint32Array {
+  refreshViews();
+  return u32View;
+}
+export function heapF32(): Float32Array {
+  refreshViews();
+  return f32View;
+}
+export function heapF64(): Float64Array {
+  refreshViews();
+  return f64View;
+}
+
+/**
+ * A reusable staging region of at least `bytes` bytes for one synchronous
+ * call. Every hot call is synchronous and none re-enters another, so one
+ * region serves them all; it only grows. Take views after calling this, since
+ * growing may move memory.
+ */
+export function scratch(bytes: number): number {
+  if (bytes > scratchSize) {
+    const a = getArena();
+    if (scratchSize > 0) a.free(scratchPtr);
+    scratchSize = 2 ** Math.max(16, Math.ceil(Math.log2(bytes)));
+    scratchPtr = a.alloc(scratchSize);
+  }
+  return scratchPtr;
+}
+
+/** Largest input staged in one crossing; longer inputs stream through in pieces. */
+export const STAGE_LIMIT = 1 << 18;

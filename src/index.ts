@@ -1,0 +1,7 @@
+/**
+ * parapet — the default, isomorphic entry. Runs anywhere that compiles wasm
+ * from bytes (Node, Deno, Bun, browsers); edge workers resolve to `edge.ts`
+ * through the `workerd` / `worker` export conditions.
+ */
+export { init, initSync } from './bindings/init.js';
+export * from './bindings/index.js';

@@ -1,0 +1,4 @@
+declare module '*.wasm' {
+  const module: WebAssembly.Module;
+  export default module;
+}
