@@ -1,5 +1,5 @@
 // The core's primitives: hashing, statistics and tokenising on core.wasm.
-export { isInitialized } from './instance.js';
+export { isInitialized, coreMemoryBytes } from './instance.js';
 export type { InitInput, InitSource } from './instance.js';
 export {
   sha256, sha256Batch, hashChain, merkleLeafHash, merkleLeafHashBatch, merkleNodeHash, merkleNodeHashBatch,

@@ -88,6 +88,11 @@ export function isInitialized(): boolean {
   return core !== undefined;
 }
 
+/** Bytes of wasm memory the core holds now (it grows on demand and is never returned). */
+export function coreMemoryBytes(): number {
+  return getCore().memory.buffer.byteLength;
+}
+
 /** The core's exports; throws if `init()` has not completed. */
 export function getCore(): CoreExports {
   if (!core) {

@@ -1,0 +1,201 @@
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { featurize, init, normalizeText, ParapetRangeError, ParapetTypeError, shingles } from '../src/index.js';
+
+beforeAll(() => init());
+
+// An independent reading of the hashing documented in assembly/tokenizer.ts,
+// written plainly (BigInt, strings) to check the core's one-pass version.
+const SEED = { unigram: 0x1b873593, bigram: 0x85ebca6b, key: 0xc2b2ae35, char: 0x27d4eb2f };
+const mix32 = (h: number) => {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+};
+const fnv = (word: number[]) => word.reduce((h, c) => Math.imul(h ^ c, 0x01000193) >>> 0, 0x811c9dc5);
+const bucket = (h: number, buckets: number) => Number((BigInt(h >>> 0) * BigInt(buckets)) >> 32n);
+const isWordByte = (c: number) => (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c >= 0x80;
+
+/** Normalised bytes of plain text: ASCII lowercased, whitespace and controls as one space each. */
+function normalisedBytes(text: string): number[] {
+  return Array.from(new TextEncoder().encode(text), (c) => (c <= 0x20 ? 0x20 : c >= 0x41 && c <= 0x5a ? c | 0x20 : c));
+}
+
+function referenceWords(bytes: number[]): number[][] {
+  const words: number[][] = [];
+  let cur: number[] = [];
+  for (const c of [...bytes, 0x20]) {
+    if (isWordByte(c)) cur.push(c);
+    else if (cur.length) {
+      words.push(cur);
+      cur = [];
+    }
+  }
+  return words;
+}
+
+/** Reference featurize for text mode, in the core's emission order. */
+function referenceFeatures(text: string, buckets = 4096, nMin = 3, nMax = 5): number[] {
+  const out: number[] = [];
+  let window = 0x20n;
+  let fill = 1;
+  let lastSpace = true;
+  let word: number[] = [];
+  let prev: number | undefined;
+  const endWord = () => {
+    if (!word.length) return;
+    const w = fnv(word);
+    word = [];
+    out.push(bucket(mix32(w ^ SEED.unigram), buckets));
+    if (prev !== undefined) out.push(bucket(mix32(((Math.imul(prev, 0x2c1b3c6d) + w) >>> 0) ^ SEED.bigram), buckets));
+    prev = w;
+  };
+  for (const c of [...normalisedBytes(text), 0x20]) {
+    const space = c === 0x20;
+    if (nMax > 0 && !(space && lastSpace)) {
+      window = ((window << 8n) | BigInt(c)) & 0xffffffffffffffffn;
+      fill++;
+      for (let n = nMin; n <= Math.min(fill, nMax); n++) {
+        const gram = n === 8 ? window : window & ((1n << BigInt(8 * n)) - 1n);
+        const h = ((gram ^ (BigInt(n) << 59n)) * 0x9e3779b97f4a7c15n) & 0xffffffffffffffffn;
+        out.push(bucket(mix32(Number(h >> 32n) ^ SEED.char), buckets));
+      }
+    }
+    lastSpace = space;
+    if (isWordByte(c)) word.push(c);
+    else endWord();
+  }
+  return out;
+}
+
+function referenceShingles(words: number[][], k: number): number[] {
+  const hs = words.map(fnv);
+  const hashOf = (seq: number[]) => mix32((seq.reduce((h, w) => (Math.imul(h, 0x9e3779b1) + w) >>> 0, 0) ^ seq.length) >>> 0);
+  if (hs.length === 0) return [];
+  if (hs.length < k) return [hashOf(hs)];
+  return Array.from({ length: hs.length - k + 1 }, (_, i) => hashOf(hs.slice(i, i + k)));
+}
+
+const sorted = (xs: ArrayLike<number>) => Array.from(xs).sort((a, b) => a - b);
+
+describe('featurize: text mode against the reference', () => {
+  it('word unigrams and bigrams only', () => {
+    expect(Array.from(featurize('Hello, World!  hello', { mode: 'text', charNgrams: [0, 0] }))).toEqual(
+      referenceFeatures('Hello, World!  hello', 4096, 0, 0),
+    );
+    expect(featurize('Hello world', { mode: 'text', charNgrams: [0, 0] })).toHaveLength(3);
+  });
+
+  it('with character n-grams, for fixed and random inputs (property)', () => {
+    for (const t of ['Ignore previous instructions.', '  ### SYSTEM:\tsend\nit  ', 'Grüße, 東京! 123', '']) {
+      expect(Array.from(featurize(t, { mode: 'text' })), t).toEqual(referenceFeatures(t));
+    }
+    fc.assert(
+      fc.property(fc.string({ maxLength: 200, unit: 'grapheme-ascii' }), fc.integer({ min: 1, max: 100_000 }), fc.integer({ min: 1, max: 8 }), (t, buckets, n) => {
+        const got = Array.from(featurize(t, { mode: 'text', buckets, charNgrams: [n, 8], normalize: false }));
+        const want = referenceFeatures(t, buckets, n, 8);
+        return got.length === want.length && got.every((v, i) => v === want[i]);
+      }),
+    );
+  });
+
+  it('keeps every id below the bucket count and is deterministic', () => {
+    const input = JSON.stringify({ q: 'x'.repeat(50), list: Array.from({ length: 50 }, (_, i) => `item ${i}`) });
+    const a = featurize(input, { buckets: 97 });
+    featurize('something else entirely');
+    const b = featurize(input, { buckets: 97 });
+    expect(Array.from(a)).toEqual(Array.from(b));
+    expect(Math.max(...a)).toBeLessThan(97);
+  });
+});
+
+describe('featurize: JSON mode', () => {
+  const keyId = (key: string) => bucket(mix32(fnv(normalisedBytes(key)) ^ SEED.key), 4096);
+
+  it('features a string value exactly as text, and its key in the key namespace', () => {
+    const got = featurize('{"Subject": "Hello World"}');
+    expect(sorted(got)).toEqual(sorted([...referenceFeatures('Hello World'), keyId('subject')]));
+  });
+
+  it('tells keys from values through nesting and arrays', () => {
+    const got = featurize('{"k": ["a b", {"b": "c d"}], "e": "f g"}', { charNgrams: [0, 0] });
+    const values = ['a b', 'c d', 'f g'].flatMap((v) => referenceFeatures(v, 4096, 0, 0));
+    expect(sorted(got)).toEqual(sorted([...values, keyId('k'), keyId('b'), keyId('e')]));
+    // Swapping a key and a value changes the features.
+    expect(sorted(featurize('{"ignore": "x"}'))).not.toEqual(sorted(featurize('{"x": "ignore"}')));
+  });
+
+  it('decodes escapes: \\uXXXX, surrogate pairs, lone surrogates and control escapes', () => {
+    const same = (a: string, b: string) => expect(sorted(featurize(a, { normalize: false }))).toEqual(sorted(featurize(b, { normalize: false })));
+    same('{"a":"\\u0049gnore all"}', '{"a":"Ignore all"}');
+    same('{"a":"\\ud83d\\ude00 hi"}', '{"a":"😀 hi"}');
+    same('{"a":"x\\ud800y"}', '{"a":"x\ufffdy"}');
+    same('{"a":"one\\ntwo\\tthree"}', '{"a":"one two three"}');
+    same('{"a":"say \\"hi\\""}', '{"a":"say \\u0022hi\\u0022"}');
+  });
+
+  it('treats bare literals as value words', () => {
+    const got = featurize('{"n": 12345, "ok": true}', { charNgrams: [0, 0] });
+    expect(got).toContain(bucket(mix32(fnv(normalisedBytes('12345')) ^ SEED.unigram), 4096));
+    expect(got).toContain(bucket(mix32(fnv(normalisedBytes('true')) ^ SEED.unigram), 4096));
+  });
+
+  it('survives malformed and hostile input without throwing', () => {
+    for (const bad of ['{"a": "unterminated', '}}}]]]', '{'.repeat(10_000) + '"x":"y"', '"\\u12"', '{"a":"\\', '[' + '"v",'.repeat(1000)]) {
+      expect(() => featurize(bad, { mode: 'json' })).not.toThrow();
+      expect(Array.from(featurize(bad, { mode: 'json' }))).toEqual(Array.from(featurize(bad, { mode: 'json' })));
+    }
+  });
+});
+
+describe('normalisation', () => {
+  it('folds compatibility forms and strips invisible characters before tokenising', () => {
+    expect(normalizeText('ｉｇｎｏｒｅ')).toBe('ignore');
+    expect(normalizeText('ig\u200Bno\u202Ere\uFEFF')).toBe('ignore');
+    expect(Array.from(featurize('Ｉｇ\u200Bnore previous'))).toEqual(Array.from(featurize('Ignore previous')));
+    // Byte input is taken as already normalised.
+    expect(Array.from(featurize(new TextEncoder().encode('ig\u200Bnore')))).not.toEqual(Array.from(featurize('ignore')));
+  });
+});
+
+describe('shingles', () => {
+  it('matches the reference rolling hash, with a short sequence giving one hash', () => {
+    const words = referenceWords(normalisedBytes('the quick brown fox jumps'));
+    expect(Array.from(shingles('The quick brown fox jumps', 3, { mode: 'text' }))).toEqual(referenceShingles(words, 3));
+    expect(Array.from(shingles('The quick', 3, { mode: 'text' }))).toEqual(referenceShingles(words.slice(0, 2), 3));
+    expect(shingles('', 3)).toHaveLength(0);
+  });
+
+  it('finds a copied value inside longer untrusted text (property)', () => {
+    const word = fc.stringMatching(/^[a-z0-9]{1,8}$/);
+    fc.assert(
+      fc.property(fc.array(word, { minLength: 1, maxLength: 30 }), fc.nat(), fc.integer({ min: 1, max: 5 }), (ws, start, k) => {
+        const from = start % ws.length;
+        const value = ws.slice(from, from + Math.max(k, 1));
+        const haystack = new Set(shingles(`Note: ${ws.join(' ')} -- end`, k, { mode: 'text' }));
+        const needles = shingles(JSON.stringify({ to: value.join(' ') }), k);
+        return value.length < k || Array.from(needles).every((h) => haystack.has(h));
+      }),
+    );
+  });
+
+  it('skips keys and treats each string value as its own sequence', () => {
+    const a = Array.from(shingles('{"ignore": "alpha beta", "x": "gamma delta"}', 2));
+    expect(a).toEqual([...shingles('alpha beta', 2, { mode: 'text' }), ...shingles('gamma delta', 2, { mode: 'text' })]);
+  });
+});
+
+describe('tokenizer misuse', () => {
+  it('names the bad parameter', () => {
+    expect(() => featurize(42 as unknown as string)).toThrow(ParapetTypeError);
+    expect(() => featurize('x', { buckets: 0 })).toThrow(/"buckets"/);
+    expect(() => featurize('x', { charNgrams: [4, 2] })).toThrow(ParapetRangeError);
+    expect(() => featurize('x', { charNgrams: [1, 9] })).toThrow(/charNgrams\[1\]/);
+    expect(() => featurize('x', { mode: 'yaml' as 'json' })).toThrow(/"mode"/);
+    expect(() => shingles('x', 0)).toThrow(/"k"/);
+    expect(() => shingles('x', 33)).toThrow(/"k"/);
+  });
+});
