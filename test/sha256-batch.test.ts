@@ -89,7 +89,7 @@ describe('RFC 6962 hashing', () => {
   it('builds every level of the 8-leaf tree with the batched leaf and node hashes', () => {
     const leaves = merkleLeafHashBatch(roots.leafInputs.map(hex));
     expect(leaves.map(toHex)).toEqual(roots.leafHashes);
-    let level = Uint8Array.from(Buffer.concat(leaves));
+    let level: Uint8Array = Uint8Array.from(Buffer.concat(leaves));
     for (let l = 0; level.length > 32; l++) {
       const want = roots.nodeHashes.levels[l]!;
       expect(Array.from({ length: level.length / 32 }, (_, i) => toHex(level.subarray(i * 32, i * 32 + 32)))).toEqual(want);
