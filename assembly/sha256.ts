@@ -6,26 +6,12 @@
 // region the caller (src/bindings) owns and passes by pointer. All multi-byte
 // values in contexts are little-endian wasm words; digests are big-endian bytes.
 
-// FIPS 180-4 §4.2.2: first 32 bits of the fractional parts of the cube roots
-// of the first 64 primes.
-const K: usize = memory.data<u32>([
-  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-  0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-  0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-  0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-  0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-  0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-  0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-  0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-]);
+import { compress, compress4 } from './sha256-compress.generated';
 
 // FIPS 180-4 §5.3.3: initial hash value H(0).
 const H0: usize = memory.data<u32>([
   0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
 ]);
-
-/** Message schedule W[0..63] (FIPS 180-4 §6.2.2 step 1). */
-const W: usize = memory.data(64 * 4, 16);
 
 /**
  * Context layout (bytes):
@@ -44,41 +30,6 @@ const ONESHOT: usize = memory.data(112, 16);
 const HMAC_INNER: usize = memory.data(112, 16);
 /** A 64-byte scratch block: HMAC pads, RFC 6962 prefixes, node blocks. */
 const SCRATCH: usize = memory.data(128, 16);
-
-@inline function bigSigma0(x: u32): u32 { return rotr<u32>(x, 2) ^ rotr<u32>(x, 13) ^ rotr<u32>(x, 22); }
-@inline function bigSigma1(x: u32): u32 { return rotr<u32>(x, 6) ^ rotr<u32>(x, 11) ^ rotr<u32>(x, 25); }
-@inline function smallSigma0(x: u32): u32 { return rotr<u32>(x, 7) ^ rotr<u32>(x, 18) ^ (x >>> 3); }
-@inline function smallSigma1(x: u32): u32 { return rotr<u32>(x, 17) ^ rotr<u32>(x, 19) ^ (x >>> 10); }
-@inline function ch(x: u32, y: u32, z: u32): u32 { return z ^ (x & (y ^ z)); }
-@inline function maj(x: u32, y: u32, z: u32): u32 { return (x & y) | (z & (x | y)); }
-
-/** FIPS 180-4 §6.2.2: fold one 64-byte block at `block` into the hash value at `state`. */
-function compress(state: usize, block: usize): void {
-  for (let i: usize = 0; i < 16; i++) {
-    store<u32>(W + (i << 2), bswap<u32>(load<u32>(block + (i << 2))));
-  }
-  for (let i: usize = 16; i < 64; i++) {
-    const p = W + (i << 2);
-    store<u32>(p,
-      smallSigma1(load<u32>(p - 8)) + load<u32>(p - 28) + smallSigma0(load<u32>(p - 60)) + load<u32>(p - 64));
-  }
-  let a = load<u32>(state, 0), b = load<u32>(state, 4), c = load<u32>(state, 8), d = load<u32>(state, 12);
-  let e = load<u32>(state, 16), f = load<u32>(state, 20), g = load<u32>(state, 24), h = load<u32>(state, 28);
-  for (let i: usize = 0; i < 256; i += 4) {
-    const t1 = h + bigSigma1(e) + ch(e, f, g) + load<u32>(K + i) + load<u32>(W + i);
-    const t2 = bigSigma0(a) + maj(a, b, c);
-    h = g; g = f; f = e; e = d + t1;
-    d = c; c = b; b = a; a = t1 + t2;
-  }
-  store<u32>(state, load<u32>(state, 0) + a, 0);
-  store<u32>(state, load<u32>(state, 4) + b, 4);
-  store<u32>(state, load<u32>(state, 8) + c, 8);
-  store<u32>(state, load<u32>(state, 12) + d, 12);
-  store<u32>(state, load<u32>(state, 16) + e, 16);
-  store<u32>(state, load<u32>(state, 20) + f, 20);
-  store<u32>(state, load<u32>(state, 24) + g, 24);
-  store<u32>(state, load<u32>(state, 28) + h, 28);
-}
 
 /** Reset the context at `ctx` to the empty message. */
 export function sha256Init(ctx: usize): void {
@@ -189,30 +140,65 @@ export function merkleLeafBatch(ptr: usize, lens: usize, count: usize, out: usiz
   }
 }
 
+/** Transposed message words for `compress4` (word j of lane i at 16·j + 4·i) and its state. */
+const WORDS4: usize = memory.data(16 * 16, 16);
+const STATE4: usize = memory.data(8 * 16, 16);
+
 /**
- * RFC 6962 §2.1 interior nodes SHA-256(0x01 ‖ left ‖ right) for `count`
- * 64-byte (left ‖ right) pairs at `ptr`. The 65-byte message always pads to
- * exactly two blocks, so they are built directly instead of going through the
- * buffering path: block 2 is right[31] ‖ 0x80 ‖ zeros ‖ bit length 520.
- * `out` may alias `ptr` (each pair is fully read before its digest is written),
- * which lets a tree level be reduced in place.
+ * Four RFC 6962 node hashes at once on the 4-lane compression: the 65-byte
+ * message 0x01 ‖ left ‖ right is two blocks, block 1 = 0x01 ‖ pair[0..63),
+ * block 2 = pair[63] ‖ 0x80 ‖ zeros ‖ bit length 520 (FIPS 180-4 §5.1.1).
+ * All four pairs are read before any digest is written.
  */
-export function merkleNodeBatch(ptr: usize, count: usize, out: usize): void {
+function nodes4(pairs: usize, out: usize): void {
+  for (let lane: usize = 0; lane < 4; lane++) {
+    const pair = pairs + (lane << 6);
+    const col = WORDS4 + (lane << 2);
+    store<u32>(col, 0x01000000 | (bswap<u32>(load<u32>(pair)) >>> 8));
+    // Word i of block 1 is pair bytes 4i−1 .. 4i+2, big-endian.
+    for (let i: usize = 1; i < 16; i++) store<u32>(col + (i << 4), bswap<u32>(load<u32>(pair + (i << 2) - 1)));
+  }
+  for (let k: usize = 0; k < 8; k++) v128.store(STATE4 + (k << 4), i32x4.splat(load<u32>(H0 + (k << 2))));
+  compress4(STATE4, WORDS4);
+  for (let lane: usize = 0; lane < 4; lane++) {
+    store<u32>(WORDS4 + (lane << 2), (<u32>load<u8>(pairs + (lane << 6) + 63) << 24) | 0x00800000);
+  }
+  for (let i: usize = 1; i < 15; i++) v128.store(WORDS4 + (i << 4), i32x4.splat(0));
+  v128.store(WORDS4 + (15 << 4), i32x4.splat(520));
+  compress4(STATE4, WORDS4);
+  for (let lane: usize = 0; lane < 4; lane++) {
+    for (let k: usize = 0; k < 8; k++) {
+      store<u32>(out + (lane << 5) + (k << 2), bswap<u32>(load<u32>(STATE4 + (k << 4) + (lane << 2))));
+    }
+  }
+}
+
+/** One node hash on the scalar compression (the tail of a batch not divisible by four). */
+function node1(pair: usize, out: usize): void {
   const block = SCRATCH;
   const tail = SCRATCH + 64;
+  store<u8>(block, 0x01);
+  memory.copy(block + 1, pair, 63);
   memory.fill(tail, 0, 64);
+  store<u8>(tail, load<u8>(pair + 63));
   store<u8>(tail, 0x80, 1);
   store<u64>(tail + 56, bswap<u64>(<u64>520));
-  for (let i: usize = 0; i < count; i++) {
-    const pair = ptr + (i << 6);
-    store<u8>(block, 0x01);
-    memory.copy(block + 1, pair, 63);
-    store<u8>(tail, load<u8>(pair + 63));
-    memory.copy(ONESHOT, H0, 32);
-    compress(ONESHOT, block);
-    compress(ONESHOT, tail);
-    writeDigest(ONESHOT, out + (i << 5));
-  }
+  memory.copy(ONESHOT, H0, 32);
+  compress(ONESHOT, block);
+  compress(ONESHOT, tail);
+  writeDigest(ONESHOT, out);
+}
+
+/**
+ * RFC 6962 §2.1 interior nodes SHA-256(0x01 ‖ left ‖ right) for `count`
+ * 64-byte (left ‖ right) pairs at `ptr`, four at a time with SIMD.
+ * `out` may alias `ptr` (digest i lands at or before pair i, after pairs up to
+ * i are read), which lets a tree level be reduced in place.
+ */
+export function merkleNodeBatch(ptr: usize, count: usize, out: usize): void {
+  let i: usize = 0;
+  for (; i + 4 <= count; i += 4) nodes4(ptr + (i << 6), out + (i << 5));
+  for (; i < count; i++) node1(ptr + (i << 6), out + (i << 5));
 }
 
 /**

@@ -4,55 +4,62 @@
 //
 // Normalisation done here: ASCII is lowercased; JSON escapes are decoded
 // (including \uXXXX and surrogate pairs, so "\u0069gnore" reads as "ignore");
-// whitespace and escaped control characters collapse to one space; non-ASCII
-// bytes are kept as they are. Unicode normalisation (NFKC, zero-width and bidi
-// controls) is the caller's job and happens before the bytes reach us.
+// ASCII whitespace and control characters, escaped or not, read as a space;
+// non-ASCII bytes are kept as they are. Unicode normalisation (NFKC,
+// zero-width and bidi controls) is the caller's job, done before the bytes
+// reach us.
 //
 // Words are runs of [a-z0-9] and non-ASCII bytes; everything else separates
-// them. Character n-grams run over the normalised bytes of string values.
+// them. Character n-grams run over the normalised bytes of string values,
+// with runs of spaces folded to one and a space added at both ends.
 //
 // Feature ids (u32 in [0, buckets)) are written to a caller's buffer:
 //   value word unigrams, value word bigrams (within one string value),
 //   key word unigrams (a namespace of their own: keys are schema, not content),
+//   bare JSON literals (numbers, true/false/null) as value unigrams,
 //   value character n-grams for n in [charMin, charMax] (n ≤ 8).
+//
+// Speed: the per-byte loop (`scan`) keeps its state in a few locals, and
+// n-grams are a second tight loop per run (`emitGrams`). A first version kept
+// state in module globals and did everything in one loop: 4 KiB of JSON took
+// ~70 µs; wasm globals are memory traffic in V8, and a loop with more live
+// values than registers spills on every byte.
 
 export const MODE_TEXT: u32 = 0;
 export const MODE_JSON: u32 = 1;
 
-// Namespace seeds keep the same string in different roles apart.
+// Namespace seeds keep the same word in different roles apart.
 const SEED_UNIGRAM: u32 = 0x1b873593;
 const SEED_BIGRAM: u32 = 0x85ebca6b;
 const SEED_KEY: u32 = 0xc2b2ae35;
-const SEED_CHAR: u32 = 0x27d4eb2f;
 
 const FNV_OFFSET: u32 = 0x811c9dc5;
 const FNV_PRIME: u32 = 0x01000193;
+const BIGRAM_MUL: u32 = 0x2c1b3c6d;
 const SHINGLE_BASE: u32 = 0x9e3779b1;
+/** Fibonacci hashing constant, 2^64 / φ: spreads an n-gram's bytes into the high bits. */
+const GOLDEN64: u64 = 0x9e3779b97f4a7c15;
+
+// What a run of bytes is, for `scan`.
+const RUN_TEXT: u32 = 0; // the whole input, plain text
+const RUN_VALUE: u32 = 1; // a JSON string value, up to its closing quote
+const RUN_KEY: u32 = 2; // a JSON object key
+const RUN_LITERAL: u32 = 3; // a bare JSON literal, up to a delimiter
 
 /** Ring of the last k word hashes for shingles (k ≤ 32). */
 const RING: usize = memory.data(32 * 4, 16);
 export const MAX_SHINGLE_K: u32 = 32;
 
-// Pass state, in globals so the helpers stay allocation-free.
-let emitShingles = false;
+// Per-pass settings and the output cursor; `scan` copies what it needs into locals.
 let out: usize = 0;
-let cap: usize = 0;
 let emitted: usize = 0;
 let buckets: u64 = 1;
 let charMin: u32 = 0;
 let charMax: u32 = 0;
-let inKey = false;
-let wordHash: u32 = FNV_OFFSET;
-let wordLen: u32 = 0;
-let prevWord: u32 = 0;
+let shingleK: u32 = 0; // 0: emit features; k > 0: emit k-word shingles
+let shingleDrop: u32 = 1; // SHINGLE_BASE^(k−1)
+let prevWord: u32 = 0; // last value word of the current value, for bigrams
 let hasPrevWord = false;
-let window: u64 = 0;
-let windowFill: u32 = 0;
-let lastWasSpace = true;
-let shingleK: u32 = 0;
-let shingleCount: u32 = 0;
-let shingleHash: u32 = 0;
-let shingleDrop: u32 = 0;
 
 /** murmur3's 32-bit finaliser: spreads FNV's weak low bits before bucketing. */
 @inline function mix32(h: u32): u32 {
@@ -62,121 +69,53 @@ let shingleDrop: u32 = 0;
   return h;
 }
 
-/** Map a hash to [0, buckets) by multiply-shift (Lemire), avoiding a division. */
-@inline function emit(h: u32): void {
-  if (emitted < cap) store<u32>(out + (emitted << 2), <u32>((<u64>h * buckets) >>> 32));
-  emitted++;
+/** Map a 32-bit hash to [0, buckets) by multiply-shift (Lemire), avoiding a division. */
+@inline function toBucket(h: u32, n: u64): u32 {
+  return <u32>((<u64>h * n) >>> 32);
 }
 
-@inline function emitRaw(h: u32): void {
-  if (emitted < cap) store<u32>(out + (emitted << 2), h);
-  emitted++;
+/** Write `v` at the output cursor `at`; `featurize` checked the capacity up front. */
+@inline function put(at: usize, v: u32): void {
+  store<u32>(out + (at << 2), v);
 }
 
-function endWord(): void {
-  if (wordLen == 0) return;
-  const w = wordHash;
-  wordHash = FNV_OFFSET;
-  wordLen = 0;
-  if (emitShingles) {
-    if (inKey) return;
-    pushShingleWord(w);
+/** Emit the features (or shingle) of a finished word with hash `w` in a run of kind `kind`. */
+function wordDone(w: u32, kind: u32): void {
+  if (shingleK > 0) {
+    if (kind != RUN_KEY) pushShingle(w);
     return;
   }
-  if (inKey) {
-    emit(mix32(w ^ SEED_KEY));
+  const n = buckets;
+  if (kind == RUN_KEY) {
+    put(emitted++, toBucket(mix32(w ^ SEED_KEY), n));
     return;
   }
-  emit(mix32(w ^ SEED_UNIGRAM));
-  if (hasPrevWord) emit(mix32((prevWord * 0x2c1b3c6d + w) ^ SEED_BIGRAM));
+  put(emitted++, toBucket(mix32(w ^ SEED_UNIGRAM), n));
+  if (kind == RUN_LITERAL) return;
+  if (hasPrevWord) put(emitted++, toBucket(mix32((prevWord * BIGRAM_MUL + w) ^ SEED_BIGRAM), n));
   prevWord = w;
   hasPrevWord = true;
 }
 
-function pushShingleWord(w: u32): void {
+let shingleCount: u32 = 0;
+let shingleHash: u32 = 0;
+
+function pushShingle(w: u32): void {
   const k = shingleK;
   const slot = RING + ((shingleCount % k) << 2);
-  if (shingleCount >= k) {
-    // Roll the oldest word out: H = (H − w_old·B^(k−1))·B + w_new.
-    shingleHash = (shingleHash - load<u32>(slot) * shingleDrop) * SHINGLE_BASE + w;
-  } else {
-    shingleHash = shingleHash * SHINGLE_BASE + w;
-  }
+  // Polynomial rolling hash: H = (H − w_old·B^(k−1))·B + w_new once the window is full.
+  if (shingleCount >= k) shingleHash -= load<u32>(slot) * shingleDrop;
+  shingleHash = shingleHash * SHINGLE_BASE + w;
   store<u32>(slot, w);
   shingleCount++;
-  if (shingleCount >= k) emitRaw(mix32(shingleHash ^ k));
+  if (shingleCount >= k) put(emitted++, mix32(shingleHash ^ k));
 }
 
-/** A sequence shorter than k still yields one shingle over all its words. */
-function endShingleSequence(): void {
-  if (emitShingles && shingleCount > 0 && shingleCount < shingleK) emitRaw(mix32(shingleHash ^ shingleCount));
+/** End a shingle sequence: one shorter than k still yields one hash over all its words. */
+function endSequence(): void {
+  if (shingleK > 0 && shingleCount > 0 && shingleCount < shingleK) put(emitted++, mix32(shingleHash ^ shingleCount));
   shingleCount = 0;
   shingleHash = 0;
-}
-
-/** Hash of the last n bytes held in the window (n ≤ 8), in the char namespace. */
-@inline function charGram(n: u32): u32 {
-  const gram = n == 8 ? window : window & ((<u64>1 << (<u64>n << 3)) - 1);
-  let h = (gram ^ (<u64>n << 59)) * 0x9e3779b97f4a7c15;
-  return mix32(<u32>(h >>> 32) ^ SEED_CHAR);
-}
-
-/** Feed one normalised byte of string content (or of bare JSON literals when `grams` is false). */
-function feed(c: u32, grams: bool): void {
-  const isSpace = c == 0x20;
-  if (grams && !inKey && !emitShingles && charMax > 0 && !(isSpace && lastWasSpace)) {
-    window = (window << 8) | <u64>c;
-    windowFill++;
-    const top = min<u32>(windowFill, charMax);
-    for (let n = charMin; n <= top; n++) emit(charGram(n));
-  }
-  lastWasSpace = isSpace;
-  const isWord = (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c >= 0x80;
-  if (isWord) {
-    wordHash = (wordHash ^ c) * FNV_PRIME;
-    wordLen++;
-  } else {
-    endWord();
-  }
-}
-
-@inline function lower(c: u32): u32 {
-  return c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
-}
-
-@inline function isWhitespace(c: u32): bool {
-  return c == 0x20 || c == 0x09 || c == 0x0a || c == 0x0d || c == 0x0c || c == 0x0b;
-}
-
-function beginString(key: bool): void {
-  if (!key) endShingleSequence();
-  inKey = key;
-  hasPrevWord = false;
-  // A leading space makes word-initial n-grams distinct from word-internal ones.
-  window = 0x20;
-  windowFill = 1;
-  lastWasSpace = true;
-}
-
-function endString(grams: bool): void {
-  feed(0x20, grams);
-  endWord();
-  if (!inKey) endShingleSequence();
-  inKey = false;
-}
-
-/** Feed a code point as lowercased UTF-8 (used for decoded \u escapes). */
-function feedCodePoint(cp: u32): void {
-  if (cp < 0x80) {
-    feed(isWhitespace(cp) || cp < 0x20 ? 0x20 : lower(cp), true);
-  } else if (cp < 0x800) {
-    feed(0xc0 | (cp >>> 6), true); feed(0x80 | (cp & 0x3f), true);
-  } else if (cp < 0x10000) {
-    feed(0xe0 | (cp >>> 12), true); feed(0x80 | ((cp >>> 6) & 0x3f), true); feed(0x80 | (cp & 0x3f), true);
-  } else {
-    feed(0xf0 | (cp >>> 18), true); feed(0x80 | ((cp >>> 12) & 0x3f), true);
-    feed(0x80 | ((cp >>> 6) & 0x3f), true); feed(0x80 | (cp & 0x3f), true);
-  }
 }
 
 /** Value of 4 hex digits at p, or -1 when they are not all hex. */
@@ -194,16 +133,59 @@ function hex4(p: usize): i32 {
   return v;
 }
 
+// Byte tables, filled once when the module starts. NORM maps a raw byte to its
+// normalised form; CLASS flags what the byte is to the scanner.
+const NORM: usize = memory.data(256, 16);
+const CLASS: usize = memory.data(256, 16);
+const WORD: u32 = 1; // [A-Za-z0-9] or non-ASCII: part of a word
+const SPACE: u32 = 2; // ASCII whitespace or control: reads as a space
+const STRING_STOP: u32 = 4; // '"' or '\\': ends or interrupts a string run
+const LITERAL_STOP: u32 = 8; // a JSON delimiter: ends a bare literal
+
+function initTables(): void {
+  for (let c: u32 = 0; c < 256; c++) {
+    const isUpper = c >= 0x41 && c <= 0x5a;
+    store<u8>(NORM + c, <u8>(c <= 0x20 ? 0x20 : (isUpper ? c | 0x20 : c)));
+    let cls: u32 = 0;
+    if (isUpper || (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c >= 0x80) cls |= WORD;
+    if (c <= 0x20) cls |= SPACE | LITERAL_STOP;
+    if (c == 0x22 || c == 0x5c) cls |= STRING_STOP;
+    if (c == 0x22 || c == 0x2c || c == 0x3a || c == 0x7b || c == 0x7d || c == 0x5b || c == 0x5d) cls |= LITERAL_STOP;
+    store<u8>(CLASS + c, <u8>cls);
+  }
+}
+initTables();
+
 /**
- * Decode the escape whose backslash is at `p` (string content ends at `end`),
- * feed it, and return the index just past it.
+ * Decoded bytes of one escape, or the closing space of a run: the scanner
+ * detours through this buffer so that one loop body handles every byte.
  */
-function feedEscape(p: usize, end: usize): usize {
-  if (p + 1 >= end) return end;
+const DETOUR: usize = memory.data(8, 8);
+let detourLen: usize = 0;
+
+function detourCodePoint(cp: u32): void {
+  if (cp < 0x80) { store<u8>(DETOUR, <u8>cp); detourLen = 1; }
+  else if (cp < 0x800) {
+    store<u8>(DETOUR, <u8>(0xc0 | (cp >>> 6))); store<u8>(DETOUR, <u8>(0x80 | (cp & 0x3f)), 1);
+    detourLen = 2;
+  } else if (cp < 0x10000) {
+    store<u8>(DETOUR, <u8>(0xe0 | (cp >>> 12))); store<u8>(DETOUR, <u8>(0x80 | ((cp >>> 6) & 0x3f)), 1);
+    store<u8>(DETOUR, <u8>(0x80 | (cp & 0x3f)), 2);
+    detourLen = 3;
+  } else {
+    store<u8>(DETOUR, <u8>(0xf0 | (cp >>> 18))); store<u8>(DETOUR, <u8>(0x80 | ((cp >>> 12) & 0x3f)), 1);
+    store<u8>(DETOUR, <u8>(0x80 | ((cp >>> 6) & 0x3f)), 2); store<u8>(DETOUR, <u8>(0x80 | (cp & 0x3f)), 3);
+    detourLen = 4;
+  }
+}
+
+/** Decode the escape whose backslash is at `p` into the detour; returns the index past it. */
+function decodeEscape(p: usize, end: usize): usize {
+  if (p + 1 >= end) { detourCodePoint(0x20); return end; }
   const c = <u32>load<u8>(p + 1);
-  if (c == 0x75 /* u */ && p + 6 <= end) {
-    let cp = hex4(p + 2);
-    if (cp < 0) { feed(0x20, true); return p + 2; }
+  if (c == 0x75 /* u */) {
+    let cp = p + 6 <= end ? hex4(p + 2) : -1;
+    if (cp < 0) { detourCodePoint(0x20); return p + 2; }
     let next = p + 6;
     if (cp >= 0xd800 && cp <= 0xdbff) {
       // A high surrogate pairs with a following \uDC00–\uDFFF; alone it is U+FFFD.
@@ -213,35 +195,129 @@ function feedEscape(p: usize, end: usize): usize {
         next += 6;
       } else cp = 0xfffd;
     } else if (cp >= 0xdc00 && cp <= 0xdfff) cp = 0xfffd;
-    feedCodePoint(<u32>cp);
+    detourCodePoint(<u32>cp);
     return next;
   }
-  if (c == 0x6e || c == 0x74 || c == 0x72 || c == 0x62 || c == 0x66) feed(0x20, true); // \n \t \r \b \f
-  else feed(lower(c), true); // \" \\ \/ and anything unknown: the character itself
+  // \n \t \r \b \f are whitespace; \" \\ \/ and unknown escapes are the character itself.
+  detourCodePoint(c == 0x6e || c == 0x74 || c == 0x72 || c == 0x62 || c == 0x66 ? 0x20 : c);
   return p + 2;
 }
 
-function resetPass(o: usize, capacity: usize): void {
-  out = o; cap = capacity; emitted = 0;
-  inKey = false; wordHash = FNV_OFFSET; wordLen = 0; hasPrevWord = false;
-  window = 0; windowFill = 0; lastWasSpace = true;
-  shingleCount = 0; shingleHash = 0;
+/**
+ * Emit the character n-grams of one run, whose normalised bytes (spaces
+ * folded, a space at each end) are at `bytes`. A gram of length g ends at
+ * every byte after the leading space that has at least g bytes up to it.
+ * One tight loop per length: with few live values V8 keeps them all in
+ * registers (one loop handling every length ran 3× slower from spills).
+ */
+function emitGrams(bytes: usize, len: usize): void {
+  const n = buckets;
+  // With a power-of-two bucket count, Lemire's reduction of the top 32 bits is
+  // the top log2(n) bits of the product: one multiply fewer per gram.
+  const pow2 = (n & (n - 1)) == 0 && n > 1;
+  const shift: u64 = 64 - <u64>ctz<u64>(n);
+  let at = emitted;
+  for (let g = charMin; g <= charMax; g++) {
+    const mask: u64 = g == 8 ? <u64>-1 : (<u64>1 << (<u64>g << 3)) - 1;
+    const tag: u64 = <u64>g << 59;
+    // The first gram ends at index max(1, g − 1); prime the window up to there.
+    const first: usize = g > 2 ? <usize>g - 1 : 1;
+    let window: u64 = 0;
+    for (let i: usize = 0; i < first && i < len; i++) window = (window << 8) | <u64>load<u8>(bytes + i);
+    if (pow2) {
+      for (let i = first; i < len; i++) {
+        window = (window << 8) | <u64>load<u8>(bytes + i);
+        store<u32>(out + (at << 2), <u32>((((window & mask) ^ tag) * GOLDEN64) >>> shift));
+        at++;
+      }
+    } else {
+      for (let i = first; i < len; i++) {
+        window = (window << 8) | <u64>load<u8>(bytes + i);
+        store<u32>(out + (at << 2), toBucket(<u32>((((window & mask) ^ tag) * GOLDEN64) >>> 32), n));
+        at++;
+      }
+    }
+  }
+  emitted = at;
 }
 
-function passText(ptr: usize, len: usize): void {
-  beginString(false);
-  for (let i: usize = 0; i < len; i++) {
-    const c = <u32>load<u8>(ptr + i);
-    feed(isWhitespace(c) || c < 0x20 ? 0x20 : lower(c), true);
+/** Where `scan` collects a run's normalised bytes for `emitGrams` (set per pass). */
+let runBytes: usize = 0;
+
+/**
+ * Scan one run starting at `p` (just past the opening quote for strings) and
+ * return the index where the caller resumes. This is the hot loop: it emits
+ * word features and collects the run's normalised bytes, folding runs of
+ * spaces; n-grams follow in `emitGrams`. Escapes and the run's closing space
+ * detour through a small buffer so that one loop body handles every byte.
+ */
+function scan(p: usize, end: usize, kind: u32): usize {
+  const stop: u32 = kind == RUN_TEXT ? 0 : (kind == RUN_LITERAL ? LITERAL_STOP : STRING_STOP);
+  const side = runBytes;
+  // A leading space makes word-initial n-grams distinct from word-internal ones.
+  store<u8>(side, 0x20);
+  let sideLen: usize = 1;
+  let lastSpace: u32 = 1;
+  let word: u32 = FNV_OFFSET;
+  let wordLen: u32 = 0;
+  let activeStop = stop;
+  let resumeP: usize = 0, resumeEnd: usize = 0;
+  let detouring = false, closing = false;
+  if (kind != RUN_KEY) hasPrevWord = false;
+  while (true) {
+    while (p < end) {
+      const raw = <u32>load<u8>(p);
+      const cls = <u32>load<u8>(CLASS + raw);
+      if (cls & activeStop) break;
+      p++;
+      const c = <u32>load<u8>(NORM + raw);
+      const space = (cls & SPACE) >>> 1;
+      store<u8>(side + sideLen, <u8>c);
+      sideLen += 1 - (space & lastSpace); // a space after a space is not kept
+      lastSpace = space;
+      if (cls & WORD) {
+        word = (word ^ c) * FNV_PRIME;
+        wordLen++;
+      } else if (wordLen > 0) {
+        wordDone(word, kind);
+        word = FNV_OFFSET;
+        wordLen = 0;
+      }
+    }
+    if (detouring) {
+      detouring = false;
+      if (closing) break;
+      p = resumeP; end = resumeEnd; activeStop = stop;
+      continue;
+    }
+    if (p < end && load<u8>(p) == 0x5c && stop == STRING_STOP) {
+      resumeP = decodeEscape(p, end);
+    } else {
+      if (p < end && load<u8>(p) == 0x22 && stop == STRING_STOP) p++;
+      // The run is over: feed one closing space to end the last word and n-gram.
+      store<u8>(DETOUR, 0x20);
+      detourLen = 1;
+      resumeP = p;
+      closing = true;
+    }
+    resumeEnd = end;
+    p = DETOUR; end = DETOUR + detourLen; activeStop = 0; detouring = true;
   }
-  endString(true);
+  if (shingleK == 0 && charMax > 0 && (kind == RUN_VALUE || kind == RUN_TEXT)) emitGrams(side, sideLen);
+  return resumeP;
+}
+
+function resetPass(o: usize): void {
+  out = o; emitted = 0;
+  hasPrevWord = false;
+  shingleCount = 0; shingleHash = 0;
 }
 
 /**
  * JSON pass. Keys are told from values by tracking, per nesting level, whether
- * we are in an object and whether a key is expected (after `{` or `,`). Depth
- * past 64 is treated as an object level for key tracking; malformed input is
- * scanned best-effort rather than rejected, since attackers control it.
+ * we are in an object and whether a key is expected (after `{` or `,`). Levels
+ * past 64 count as objects; malformed input is scanned best-effort rather than
+ * rejected, since attackers control it.
  */
 function passJson(ptr: usize, len: usize): void {
   let objectBits: u64 = 0; // bit d set: level d is an object
@@ -252,16 +328,9 @@ function passJson(ptr: usize, len: usize): void {
   while (p < end) {
     const c = <u32>load<u8>(p);
     if (c == 0x22) {
-      beginString(expectKey && depth > 0);
-      p++;
-      while (p < end) {
-        const s = <u32>load<u8>(p);
-        if (s == 0x22) { p++; break; }
-        if (s == 0x5c) { p = feedEscape(p, end); continue; }
-        feed(isWhitespace(s) || s < 0x20 ? 0x20 : lower(s), true);
-        p++;
-      }
-      endString(true);
+      const key = expectKey && depth > 0;
+      if (!key) endSequence();
+      p = scan(p + 1, end, key ? RUN_KEY : RUN_VALUE);
       continue;
     }
     if (c == 0x7b /* { */) {
@@ -271,61 +340,84 @@ function passJson(ptr: usize, len: usize): void {
       if (depth < 64) objectBits &= ~(<u64>1 << depth);
       depth++; expectKey = false;
     } else if (c == 0x7d || c == 0x5d) {
-      endWord();
       if (depth > 0) depth--;
       expectKey = false;
     } else if (c == 0x2c /* , */) {
-      endWord();
       expectKey = depth > 0 && (depth > 64 || ((objectBits >>> (depth - 1)) & 1) != 0);
     } else if (c == 0x3a /* : */) {
-      endWord();
       expectKey = false;
-    } else if (isWhitespace(c)) {
-      endWord();
-    } else {
-      // Bare literals (numbers, true/false/null) count as value words.
-      inKey = false;
-      feed(lower(c), false);
+    } else if (c > 0x20) {
+      endSequence();
+      p = scan(p, end, RUN_LITERAL);
+      continue;
     }
     p++;
   }
-  endWord();
-  endShingleSequence();
+  endSequence();
 }
 
 function pass(ptr: usize, len: usize, mode: u32): void {
   if (mode == MODE_JSON) passJson(ptr, len);
-  else passText(ptr, len);
+  else { scan(ptr, ptr + len, RUN_TEXT); endSequence(); }
+}
+
+/**
+ * Most ids a pass over `len` bytes can emit. Each run (string, literal or the
+ * whole text) takes at least one input byte and adds one closing space, and an
+ * escape never yields more bytes than it spans, so at most 2·len bytes are fed;
+ * each fed byte emits at most `perByte` ids (its n-grams plus a word's unigram
+ * and bigram). Checking this once lets the hot loops store without bounds checks.
+ */
+function maxIds(len: usize, perByte: usize): usize {
+  return (2 * len + 2) * perByte;
+}
+
+/**
+ * Capacity (in u32s) a pass needs: the ids, then room for one run's
+ * normalised bytes (at most len + 2) at the end of the buffer, which the ids
+ * can never reach.
+ */
+function needed(len: usize, perByte: usize): usize {
+  return maxIds(len, perByte) + ((len + 2 + 3) >>> 2) + 1;
+}
+
+function placeRunBytes(o: usize, capacity: usize, len: usize): void {
+  runBytes = o + (capacity << 2) - (len + 2) - 4;
 }
 
 /**
  * Hashed features of `len` bytes at `ptr` into the u32 buffer `o` of
- * `capacity` entries. Returns how many features the input has; if that is
- * more than `capacity`, only the first `capacity` were written.
+ * `capacity` entries. Returns how many features were written; if `capacity`
+ * is below the bound for this input, nothing is written and the bound, which
+ * is larger than `capacity`, is returned so the caller can retry.
  */
 export function featurize(
   ptr: usize, len: usize, mode: u32, bucketCount: u32, nMin: u32, nMax: u32, o: usize, capacity: usize,
 ): usize {
-  resetPass(o, capacity);
-  emitShingles = false;
-  buckets = <u64>(bucketCount == 0 ? 1 : bucketCount);
   charMax = nMax > 8 ? 8 : nMax;
   charMin = nMin == 0 ? 1 : nMin;
   if (charMin > charMax) charMax = 0;
+  const bound = needed(len, (charMax == 0 ? 0 : <usize>(charMax - charMin + 1)) + 2);
+  if (capacity < bound) return bound;
+  resetPass(o);
+  placeRunBytes(o, capacity, len);
+  shingleK = 0;
+  buckets = <u64>(bucketCount == 0 ? 1 : bucketCount);
   pass(ptr, len, mode);
   return emitted;
 }
 
 /**
- * Rolling k-word shingle hashes (32-bit) of the words of string values (all
- * words in text mode), one sequence per string value. A value with fewer than
- * k words yields one hash over the words it has. Returns the count as
- * `featurize` does.
+ * Rolling k-word shingle hashes (32-bit) of the words of string values and
+ * literals (all words in text mode), one sequence per value. A value with
+ * fewer than k words yields one hash over the words it has. Returns the count,
+ * or the bound when `capacity` is too small, as `featurize` does.
  */
 export function shingles(ptr: usize, len: usize, mode: u32, k: u32, o: usize, capacity: usize): usize {
-  resetPass(o, capacity);
-  emitShingles = true;
-  charMax = 0;
+  const bound = needed(len, 1);
+  if (capacity < bound) return bound;
+  resetPass(o);
+  placeRunBytes(o, capacity, len);
   shingleK = k == 0 ? 1 : (k > MAX_SHINGLE_K ? MAX_SHINGLE_K : k);
   let drop: u32 = 1;
   for (let j: u32 = 1; j < shingleK; j++) drop *= SHINGLE_BASE;

@@ -6,7 +6,7 @@ beforeAll(() => init());
 
 // An independent reading of the hashing documented in assembly/tokenizer.ts,
 // written plainly (BigInt, strings) to check the core's one-pass version.
-const SEED = { unigram: 0x1b873593, bigram: 0x85ebca6b, key: 0xc2b2ae35, char: 0x27d4eb2f };
+const SEED = { unigram: 0x1b873593, bigram: 0x85ebca6b, key: 0xc2b2ae35 };
 const mix32 = (h: number) => {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
@@ -37,12 +37,9 @@ function referenceWords(bytes: number[]): number[][] {
   return words;
 }
 
-/** Reference featurize for text mode, in the core's emission order. */
+/** Reference featurize for text mode, in the core's emission order: word features, then n-grams by length. */
 function referenceFeatures(text: string, buckets = 4096, nMin = 3, nMax = 5): number[] {
   const out: number[] = [];
-  let window = 0x20n;
-  let fill = 1;
-  let lastSpace = true;
   let word: number[] = [];
   let prev: number | undefined;
   const endWord = () => {
@@ -53,20 +50,21 @@ function referenceFeatures(text: string, buckets = 4096, nMin = 3, nMax = 5): nu
     if (prev !== undefined) out.push(bucket(mix32(((Math.imul(prev, 0x2c1b3c6d) + w) >>> 0) ^ SEED.bigram), buckets));
     prev = w;
   };
+  // The run's bytes as n-grams see them: a space at each end, runs of spaces folded.
+  const kept = [0x20];
   for (const c of [...normalisedBytes(text), 0x20]) {
-    const space = c === 0x20;
-    if (nMax > 0 && !(space && lastSpace)) {
-      window = ((window << 8n) | BigInt(c)) & 0xffffffffffffffffn;
-      fill++;
-      for (let n = nMin; n <= Math.min(fill, nMax); n++) {
-        const gram = n === 8 ? window : window & ((1n << BigInt(8 * n)) - 1n);
-        const h = ((gram ^ (BigInt(n) << 59n)) * 0x9e3779b97f4a7c15n) & 0xffffffffffffffffn;
-        out.push(bucket(mix32(Number(h >> 32n) ^ SEED.char), buckets));
-      }
-    }
-    lastSpace = space;
+    if (!(c === 0x20 && kept[kept.length - 1] === 0x20)) kept.push(c);
     if (isWordByte(c)) word.push(c);
     else endWord();
+  }
+  if (nMax === 0) return out;
+  for (let n = Math.max(1, nMin); n <= nMax; n++) {
+    for (let end = Math.max(1, n - 1); end < kept.length; end++) {
+      let gram = 0n;
+      for (let j = end - n + 1; j <= end; j++) gram = (gram << 8n) | BigInt(kept[j]!);
+      const h = ((gram ^ (BigInt(n) << 59n)) * 0x9e3779b97f4a7c15n) & 0xffffffffffffffffn;
+      out.push(bucket(Number(h >> 32n), buckets));
+    }
   }
   return out;
 }

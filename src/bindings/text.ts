@@ -81,15 +81,14 @@ export function featurize(text: string | Uint8Array, options: FeaturizeOptions =
   assertInteger(nMax, 'charNgrams[1]', 0, 8);
   if (nMin > nMax) throw new ParapetRangeError(`"charNgrams" must have min ≤ max, got [${nMin}, ${nMax}]`, 'invalid-value');
   const mode = resolveMode(options.mode ?? 'auto', text);
-  const perByte = (nMax === 0 ? 0 : nMax - nMin + 1) + 2;
-  // Each input byte feeds at most one normalised byte plus one closing space per
-  // string (≤ 1.5 per byte), and each fed byte emits ≤ perByte ids.
-  const capacityFor = (len: number) => (2 * len + 8) * perByte;
+  const perByte = (nMax === 0 ? 0 : nMax - Math.max(1, nMin) + 1) + 2;
+  // At least the core's bound (assembly/tokenizer.ts `needed`): ids plus room for one run's bytes.
+  const capacityFor = (len: number) => (2 * len + 8) * perByte + (len >>> 2) + 4;
   const [ptr, len] = stage(text, options.normalize ?? true, (len) => 4 * capacityFor(len) + 16);
   const out = (ptr + len + 15) & ~15;
   const cap = capacityFor(len);
   const count = getCore().featurize(ptr, len, mode, buckets >>> 0, nMin, nMax, out, cap) >>> 0;
-  if (count > cap) throw new ParapetRangeError(`featurize: ${count} features exceed the bound ${cap}`, 'invalid-value');
+  if (count > cap) throw new Error(`parapet: featurize bound ${cap} below the core's ${count}; bindings and core.wasm disagree`);
   return heapU32().slice(out >>> 2, (out >>> 2) + count);
 }
 
@@ -102,10 +101,11 @@ export function featurize(text: string | Uint8Array, options: FeaturizeOptions =
 export function shingles(text: string | Uint8Array, k: number, options: { mode?: TokenizeMode; normalize?: boolean } = {}): Uint32Array {
   assertInteger(k, 'k', 1, 32);
   const mode = resolveMode(options.mode ?? 'auto', text);
-  const [ptr, len] = stage(text, options.normalize ?? true, (len) => 4 * (2 * len + 8) + 16);
+  const capacityFor = (len: number) => 2 * len + 8 + (len >>> 2) + 4;
+  const [ptr, len] = stage(text, options.normalize ?? true, (len) => 4 * capacityFor(len) + 16);
   const out = (ptr + len + 15) & ~15;
-  const cap = 2 * len + 8;
+  const cap = capacityFor(len);
   const count = getCore().shingles(ptr, len, mode, k, out, cap) >>> 0;
-  if (count > cap) throw new ParapetRangeError(`shingles: ${count} hashes exceed the bound ${cap}`, 'invalid-value');
+  if (count > cap) throw new Error(`parapet: shingles bound ${cap} below the core's ${count}; bindings and core.wasm disagree`);
   return heapU32().slice(out >>> 2, (out >>> 2) + count);
 }

@@ -1,0 +1,23 @@
+import { init, sha256, merkleNodeHashBatch, featurize, hashChain } from '/work/main/dist/index.js';
+import { createSHA256 } from 'hash-wasm';
+import { sha256 as nobleSha } from '@noble/hashes/sha2.js';
+await init();
+const hw = await createSHA256();
+const m = new Uint8Array(1024).fill(7);
+function t(name, fn, n) { for (let i=0;i<n/10;i++) fn(); const s=performance.now(); for (let i=0;i<n;i++) fn(); const dt=(performance.now()-s)/n; console.log(name, (dt*1000).toFixed(3),'us', (1024/dt/1000).toFixed(1),'MB/s@1K'); }
+t('parapet 1K', ()=>sha256(m), 100000);
+t('hash-wasm 1K', ()=>{hw.init(); hw.update(m); return hw.digest('binary')}, 100000);
+t('noble 1K', ()=>nobleSha(m), 50000);
+const pairs = new Uint8Array(64*1000).fill(3);
+t('node batch x1000', ()=>merkleNodeHashBatch(pairs), 500);
+const pair65 = new Uint8Array(65).fill(1);
+t('hash-wasm node', ()=>{hw.init(); hw.update(pair65); return hw.digest('binary')}, 100000);
+const json = JSON.stringify({to:'alice@example.com', body: 'Lorem ipsum dolor sit amet, '.repeat(140)}).slice(0,4096);
+t('featurize 4K', ()=>featurize(json), 20000);
+import { normalizeText } from '/work/main/dist/index.js';
+t('normalize 4K', ()=>normalizeText(json), 20000);
+const bytes = new TextEncoder().encode(json);
+t('featurize bytes 4K', ()=>featurize(bytes), 20000);
+t('featurize bytes 4K nograms', ()=>featurize(bytes, {charNgrams:[0,0]}), 20000);
+t('featurize bytes 4K 4gram', ()=>featurize(bytes, {charNgrams:[4,4]}), 20000);
+console.log(featurize(bytes).length);
