@@ -80,7 +80,7 @@ let hasPrevWord = false;
 }
 
 /** Emit the features (or shingle) of a finished word with hash `w` in a run of kind `kind`. */
-function wordDone(w: u32, kind: u32): void {
+@inline function wordDone(w: u32, kind: u32): void {
   if (shingleK > 0) {
     if (kind != RUN_KEY) pushShingle(w);
     return;
