@@ -1,6 +1,25 @@
 import { defineConfig } from 'vitest/config';
 
+// `vite build` bundles each public entry into one ES module in dist/ (fewer
+// files to load: importing 12 unbundled modules cost ~7 ms of cold start);
+// tsc writes the .d.ts files beside them. Vitest reads the `test` section.
 export default defineConfig({
+  build: {
+    outDir: 'dist',
+    emptyOutDir: false,
+    target: 'es2022',
+    minify: false,
+    sourcemap: false,
+    lib: {
+      entry: { index: 'src/index.ts', edge: 'src/edge.ts' },
+      formats: ['es'],
+    },
+    rollupOptions: {
+      // The edge entry imports core.wasm as a module for the runtime's loader to compile.
+      external: [/\.wasm$/, /^node:/],
+      output: { entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
+    },
+  },
   test: {
     include: ['test/**/*.test.ts'],
     // The NIST Monte Carlo and 10^6-value statistics tests take a few seconds.

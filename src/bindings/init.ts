@@ -1,11 +1,9 @@
 import { CORE_WASM_BASE64 } from './core-wasm.generated.js';
+import { decodeBase64Unchecked } from './encoding.js';
 import { loadCore, loadCoreSync, type InitSource } from './instance.js';
 
 function embeddedBytes(): Uint8Array {
-  const bin = atob(CORE_WASM_BASE64);
-  const bytes = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-  return bytes;
+  return decodeBase64Unchecked(CORE_WASM_BASE64);
 }
 
 /**

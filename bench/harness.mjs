@@ -1,0 +1,63 @@
+// Shared benchmark plumbing: benchmark.js suites, ratio tables, and the
+// machine/date stamp that goes with every result.
+import Benchmark from 'benchmark';
+import { cpus, totalmem } from 'node:os';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+
+/** Short runs: machines here are noisy and CI time is finite; ratios are what we read. */
+export const OPTIONS = { minSamples: 8, maxTime: Number(process.env.BENCH_MAX_TIME ?? 1.5), minTime: 0.05 };
+
+/**
+ * Run `cases` ({ name, fn, defer?, perOp? }) as one suite and return rows
+ * { name, hz, meanUs, rme, perOp } in input order. `perOp` divides one call
+ * into units (e.g. nodes per batch call) so that rates compare per unit.
+ */
+export function runSuite(title, cases) {
+  return new Promise((resolve) => {
+    const suite = new Benchmark.Suite(title);
+    for (const c of cases) {
+      suite.add(c.name, c.defer ? { defer: true, fn: (d) => c.fn().then(() => d.resolve()) } : c.fn, OPTIONS);
+    }
+    const rows = [];
+    suite.on('cycle', (e) => {
+      const b = e.target;
+      const c = cases.find((x) => x.name === b.name);
+      const perOp = c.perOp ?? 1;
+      rows.push({ name: b.name, hz: b.hz * perOp, meanUs: (b.stats.mean * 1e6) / perOp, rme: b.stats.rme, bytes: c.bytes });
+      process.stderr.write(`  ${title} · ${b.name}: ${(b.stats.mean * 1e6 / perOp).toFixed(3)} µs ±${b.stats.rme.toFixed(1)}%\n`);
+    });
+    suite.on('complete', () => resolve(rows));
+    suite.run({ async: true });
+  });
+}
+
+/** Markdown table of one suite: time per unit, throughput when bytes are known, ratio to `baseline`. */
+export function table(title, rows, baseline) {
+  const base = rows.find((r) => r.name === baseline) ?? rows[0];
+  const lines = [`**${title}**`, '', '| implementation | µs / op | MB/s | vs ' + base.name + ' |', '|---|---:|---:|---:|'];
+  for (const r of rows) {
+    const mbs = r.bytes ? ((r.bytes * r.hz) / 1e6).toFixed(0) : '';
+    lines.push(`| ${r.name} | ${r.meanUs.toFixed(3)} ±${r.rme.toFixed(0)}% | ${mbs} | ${(base.meanUs / r.meanUs).toFixed(2)}× |`);
+  }
+  return lines.join('\n');
+}
+
+export function stamp() {
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  return `${new Date().toISOString().slice(0, 10)} · Node ${process.version} · ${cpu} × ${cpus().length} · ${(totalmem() / 2 ** 30).toFixed(0)} GiB`;
+}
+
+/**
+ * Replace the section between `<!-- name:start -->` and `<!-- name:end -->` of
+ * bench/RESULTS.md (appending it if absent) when run with --write.
+ */
+export function writeSection(name, markdown) {
+  if (!process.argv.includes('--write')) return;
+  const file = new URL('./RESULTS.md', import.meta.url);
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmark results\n\nWritten by `npm run bench -- --write`; ratios are measured in the same run.\n';
+  const start = `<!-- ${name}:start -->`;
+  const end = `<!-- ${name}:end -->`;
+  const block = `${start}\n${markdown}\n${end}`;
+  const re = new RegExp(`${start}[\\s\\S]*?${end}`);
+  writeFileSync(file, re.test(text) ? text.replace(re, block) : `${text.trimEnd()}\n\n${block}\n`);
+}
