@@ -1,0 +1,51 @@
+/**
+ * The `parapet` command. Node-only: it reads files and stdin. Library code
+ * never imports it.
+ */
+import { init } from '../index.js';
+import { UsageError } from './args.js';
+import { BENCH_USAGE, benchCommand } from './bench.js';
+import { DEMO_USAGE, demoCommand } from './demo.js';
+import { HASH_USAGE, hashCommand } from './hash.js';
+
+const COMMANDS: Record<string, { usage: string; summary: string; run: (argv: readonly string[]) => Promise<number> }> = {
+  demo: { usage: DEMO_USAGE, summary: 'run the scripted agent session (what `npm start` runs)', run: demoCommand },
+  hash: { usage: HASH_USAGE, summary: 'SHA-256 or HMAC-SHA256 of files or stdin', run: hashCommand },
+  bench: { usage: BENCH_USAGE, summary: "quick timing of the core on this machine ('npm run bench' compares peers)", run: benchCommand },
+};
+
+function help(): string {
+  const lines = ['parapet — tamper-evident memory, injection detection and skill signatures for AI agents', '', 'Usage:'];
+  for (const c of Object.values(COMMANDS)) lines.push(`  ${c.usage.padEnd(48)} ${c.summary}`);
+  lines.push('  parapet --help'.padEnd(50) + ' this text', '', 'Exit codes: 0 ok, 1 failure or verification refused, 2 usage error.');
+  return lines.join('\n');
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(`${help()}\n`);
+    return name === undefined ? 2 : 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    process.stderr.write(`parapet: unknown command '${name}'\n\n${help()}\n`);
+    return 2;
+  }
+  if (rest.includes('--help')) {
+    process.stdout.write(`Usage: ${command.usage}\n`);
+    return 0;
+  }
+  try {
+    await init();
+    return await command.run(rest);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`parapet ${name}: ${error.message}\nUsage: ${command.usage}\n`);
+      return 2;
+    }
+    const code = (error as { code?: string }).code;
+    process.stderr.write(`parapet ${name}: ${(error as Error).message}${code ? ` [${code}]` : ''}\n`);
+    return 1;
+  }
+}
