@@ -1,0 +1,86 @@
+import * as ed from '@noble/ed25519';
+import { createSHA512 } from 'hash-wasm';
+import { assertBytes, ParapetStateError } from '../bindings/errors.js';
+
+/**
+ * Ed25519 for signatures across parapet (checkpoints, skills): @noble/ed25519
+ * with its SHA-512 supplied synchronously by hash-wasm, verifying strictly per
+ * RFC 8032 (`zip215: false`; noble's default accepts Wycheproof tcId 151, an
+ * R that encodes y = 1 with the sign bit set).
+ */
+
+export type Sha512 = (message: Uint8Array) => Uint8Array;
+
+let ready = false;
+let pending: Promise<void> | undefined;
+
+/**
+ * Make Ed25519 usable synchronously. With no argument, SHA-512 comes from
+ * hash-wasm (compiled once, async); runtimes that forbid compiling wasm from
+ * bytes (edge workers) pass a synchronous SHA-512 of their own. Idempotent.
+ */
+export function initEd25519(sha512?: Sha512): Promise<void> {
+  if (ready) return Promise.resolve();
+  if (sha512) {
+    ed.hashes.sha512 = sha512;
+    ready = true;
+    return Promise.resolve();
+  }
+  pending ??= createSHA512().then(
+    (hasher) => {
+      ed.hashes.sha512 = (message: Uint8Array) => {
+        hasher.init();
+        hasher.update(message);
+        return hasher.digest('binary');
+      };
+      ready = true;
+    },
+    (cause: unknown) => {
+      pending = undefined;
+      throw new ParapetStateError(`parapet: could not load SHA-512 for Ed25519 (${String(cause)})`, 'init-failed', { cause });
+    },
+  );
+  return pending;
+}
+
+function requireReady(): void {
+  if (!ready) throw new ParapetStateError('parapet: call `await init()` before signing or verifying', 'not-initialized');
+}
+
+/**
+ * Strict RFC 8032 verification. Never throws on attacker-controlled input: a
+ * malformed key or signature is simply not a valid signature.
+ */
+export function ed25519Verify(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
+  requireReady();
+  if (!(signature instanceof Uint8Array) || signature.length !== 64) return false;
+  if (!(publicKey instanceof Uint8Array) || publicKey.length !== 32) return false;
+  if (!(message instanceof Uint8Array)) return false;
+  try {
+    return ed.verify(signature, message, publicKey, { zip215: false });
+  } catch {
+    return false;
+  }
+}
+
+/** Sign `message` with a 32-byte Ed25519 secret key (seed). */
+export function ed25519Sign(message: Uint8Array, secretKey: Uint8Array): Uint8Array {
+  requireReady();
+  assertBytes(message, 'message');
+  assertBytes(secretKey, 'secretKey', 32);
+  return ed.sign(message, secretKey);
+}
+
+/** The public key of a 32-byte secret key. */
+export function ed25519PublicKey(secretKey: Uint8Array): Uint8Array {
+  requireReady();
+  assertBytes(secretKey, 'secretKey', 32);
+  return ed.getPublicKey(secretKey);
+}
+
+/** A fresh key pair from the platform's CSPRNG. */
+export function ed25519Keygen(): { secretKey: Uint8Array; publicKey: Uint8Array } {
+  requireReady();
+  const secretKey = crypto.getRandomValues(new Uint8Array(32));
+  return { secretKey, publicKey: ed.getPublicKey(secretKey) };
+}
