@@ -10,6 +10,7 @@ import { assertBytes, ParapetStateError } from '../bindings/errors.js';
  */
 
 export type Sha512 = (message: Uint8Array) => Uint8Array;
+type NobleSha512 = typeof ed.hashes.sha512;
 
 let ready = false;
 let pending: Promise<void> | undefined;
@@ -22,17 +23,17 @@ let pending: Promise<void> | undefined;
 export function initEd25519(sha512?: Sha512): Promise<void> {
   if (ready) return Promise.resolve();
   if (sha512) {
-    ed.hashes.sha512 = sha512;
+    ed.hashes.sha512 = sha512 as NobleSha512;
     ready = true;
     return Promise.resolve();
   }
   pending ??= createSHA512().then(
     (hasher) => {
-      ed.hashes.sha512 = (message: Uint8Array) => {
+      ed.hashes.sha512 = ((message: Uint8Array) => {
         hasher.init();
         hasher.update(message);
         return hasher.digest('binary');
-      };
+      }) as NobleSha512;
       ready = true;
     },
     (cause: unknown) => {
