@@ -11,7 +11,7 @@ export default defineConfig({
     minify: false,
     sourcemap: false,
     lib: {
-      entry: { index: 'src/index.ts', edge: 'src/edge.ts', cli: 'src/cli/main.ts' },
+      entry: { index: 'src/index.ts', edge: 'src/edge.ts', tlog: 'src/tlog/index.ts', cli: 'src/cli/main.ts' },
       formats: ['es'],
     },
     rollupOptions: {

@@ -1,0 +1,27 @@
+/**
+ * parapet/tlog — a generic append-only log: RFC 6962 Merkle tree, pure proof
+ * verifiers, C2SP signed-note checkpoints and a witness that never goes
+ * backwards. Knows nothing of memory or skills.
+ */
+import { init as initCore } from '../bindings/init.js';
+import type { InitSource } from '../bindings/instance.js';
+import { initEd25519 } from '../crypto/ed25519.js';
+
+/** Load the core and Ed25519 (SHA-512 from hash-wasm). Idempotent. */
+export async function init(source?: InitSource): Promise<void> {
+  await Promise.all([initCore(source), initEd25519()]);
+}
+
+export { emptyRoot, hashLeaf, hashChildren, HASH_SIZE } from './hasher.js';
+export { MerkleTree } from './tree.js';
+export { MemoryNodeStore, type NodeStore } from './storage.js';
+export { verifyInclusion, verifyConsistency, type ProofResult, type ProofFailure } from './verify.js';
+export {
+  parseVerifierKey, parseSignerKey, generateNoteKey, noteKeysFromSeed, keyIdFor, openNote, signNote, parseNote,
+  ALG_ED25519, ALG_COSIGNATURE_V1, type NoteVerifier, type NoteSigner, type NoteResult, type NoteFailure,
+} from './note.js';
+export {
+  formatCheckpoint, parseCheckpoint, signCheckpoint, openCheckpoint, type Checkpoint, type CheckpointResult,
+  type CheckpointFailure, type OpenCheckpointOptions,
+} from './checkpoint.js';
+export { CheckpointWitness, type WitnessResult, type WitnessFailure, type WitnessState } from './witness.js';

@@ -1,0 +1,173 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ALG_COSIGNATURE_V1, CheckpointWitness, formatCheckpoint, generateNoteKey, init, keyIdFor, MerkleTree, noteKeysFromSeed,
+  openCheckpoint, openNote, parseCheckpoint, parseSignerKey, parseVerifierKey, signCheckpoint, signNote,
+} from '../src/tlog/index.js';
+import { fromBase64, toBase64, toHex } from '../src/index.js';
+import { hex, readVectorJson, readVectorText } from './helpers/vectors.js';
+
+await init();
+
+type NoteCase = { id?: string; name?: string; note?: string; noteHex?: string; verifierKeys: string[]; expect: 'valid' | 'invalid' | 'malformed'; verifiedSigners?: string[]; expectedOrigin?: string; checkpoint?: { origin: string; treeSize: number; rootBase64: string } };
+
+function check(c: NoteCase) {
+  const label = c.id ?? c.name!;
+  const verifiers = c.verifierKeys.map(parseVerifierKey);
+  const note = c.noteHex !== undefined ? hex(c.noteHex) : c.note!;
+  const result = c.checkpoint || c.expectedOrigin ? openCheckpoint(note, verifiers, { origin: c.expectedOrigin }) : openNote(note, verifiers);
+  if (c.expect === 'valid') {
+    expect(result.valid, `${label}: ${'message' in result ? result.message : ''}`).toBe(true);
+    if (result.valid) expect(result.verified, label).toEqual(c.verifiedSigners);
+  } else {
+    expect(result.valid, label).toBe(false);
+    if (!result.valid) expect(result.reason === 'malformed', `${label}: ${result.reason}`).toBe(c.expect === 'malformed');
+  }
+  return result;
+}
+
+describe('C2SP signed note vectors', () => {
+  const upstream = readVectorJson<{ cases: NoteCase[]; keyIdVectors: { vkey: string; type: number }[]; badVerifierKeys: { vkey: string; why: string }[] }>(
+    'signed-note/upstream_note_vectors.json',
+  );
+
+  it('opens every upstream case as expected (Go x/mod, transparency-dev, C2SP, the real sum.golang.org checkpoint)', () => {
+    expect(upstream.cases.length).toBe(17);
+    for (const c of upstream.cases) {
+      const result = check(c);
+      if (c.checkpoint && result.valid && 'checkpoint' in result) {
+        expect(result.checkpoint.origin).toBe(c.checkpoint.origin);
+        expect(result.checkpoint.size).toBe(c.checkpoint.treeSize);
+        expect(toBase64(result.checkpoint.root)).toBe(c.checkpoint.rootBase64);
+      }
+    }
+  });
+
+  it('computes key IDs and refuses malformed verifier keys', () => {
+    for (const v of upstream.keyIdVectors) {
+      const key = parseVerifierKey(v.vkey);
+      expect(toHex(keyIdFor(key.name, v.type, key.publicKey))).toBe(v.vkey.split('+')[1]);
+    }
+    for (const bad of upstream.badVerifierKeys) expect(() => parseVerifierKey(bad.vkey), bad.why).toThrow(/verifier key/);
+  });
+
+  const generated = readVectorJson<{ cases: NoteCase[]; signedCheckpoint: string; origin: string; treeSize: number; rootHex: string; logVerifierKey: string; witnessVerifierKey: string; cosignatureTimestamp: number }>(
+    'signed-note/generated_checkpoint_vectors.json',
+  );
+
+  it('opens the generated checkpoint cases, including the witness cosignature', () => {
+    for (const c of generated.cases) check(c);
+    const r = openCheckpoint(generated.signedCheckpoint, [generated.logVerifierKey, generated.witnessVerifierKey].map(parseVerifierKey), {
+      origin: generated.origin,
+      require: [generated.origin, 'witness.example.test/w1'],
+    });
+    expect(r.valid).toBe(true);
+    if (r.valid) {
+      expect(r.checkpoint.size).toBe(generated.treeSize);
+      expect(toHex(r.checkpoint.root)).toBe(generated.rootHex);
+      expect(r.timestamps['witness.example.test/w1']).toBe(generated.cosignatureTimestamp);
+    }
+    expect(readVectorText('signed-note/generated_checkpoint.txt')).toBe(generated.signedCheckpoint);
+  });
+
+  it('requires named signers when asked', () => {
+    const r = openCheckpoint(generated.signedCheckpoint, [parseVerifierKey(generated.logVerifierKey)], { require: ['witness.example.test/w1'] });
+    expect(r).toMatchObject({ valid: false, reason: 'missing-signer' });
+  });
+});
+
+describe('signing', () => {
+  it('round-trips a checkpoint signed by a log key and cosigned by a witness', () => {
+    const log = generateNoteKey('example.test/log');
+    const witness = generateNoteKey('witness.test/w', ALG_COSIGNATURE_V1);
+    const tree = new MerkleTree();
+    tree.appendMany([1, 2, 3].map((i) => new Uint8Array([i])));
+    const note = signCheckpoint(
+      { origin: 'example.test/log', size: tree.size, root: tree.root(), extensions: ['ext line'] },
+      [parseSignerKey(log.signerKey), { ...parseSignerKey(witness.signerKey), timestamp: 1_800_000_000 }],
+    );
+    const opened = openCheckpoint(note, [log.verifierKey, witness.verifierKey].map(parseVerifierKey), { origin: 'example.test/log' });
+    expect(opened.valid).toBe(true);
+    if (opened.valid) {
+      expect(opened.verified).toEqual(['example.test/log', 'witness.test/w']);
+      expect(opened.checkpoint.extensions).toEqual(['ext line']);
+      expect(opened.timestamps['witness.test/w']).toBe(1_800_000_000);
+    }
+    // Any change to the text breaks the log's signature.
+    const tampered = note.replace('\n3\n', '\n4\n');
+    expect(openCheckpoint(tampered, [parseVerifierKey(log.verifierKey)])).toMatchObject({ valid: false, reason: 'bad-signature' });
+  });
+
+  it('is deterministic from a seed and matches the published key format', () => {
+    const seed = new Uint8Array(32).fill(7);
+    const a = noteKeysFromSeed('PeterNeumann', seed);
+    const b = noteKeysFromSeed('PeterNeumann', seed);
+    expect(a).toEqual(b);
+    expect(a.verifierKey).toMatch(/^PeterNeumann\+[0-9a-f]{8}\+A[A-Za-z0-9+/]{43}$/);
+    const note = signNote('hello\n', [parseSignerKey(a.signerKey)]);
+    expect(openNote(note, [parseVerifierKey(a.verifierKey)]).valid).toBe(true);
+  });
+
+  it('refuses text that cannot be a note, and bad checkpoints', () => {
+    const k = parseSignerKey(generateNoteKey('k').signerKey);
+    expect(() => signNote('no newline', [k])).toThrow(/"text"/);
+    expect(() => signNote('a\n\nb\n', [k])).toThrow(/blank line/);
+    expect(() => signNote('ok\n', [])).toThrow(/"signers"/);
+    expect(() => formatCheckpoint({ origin: '', size: 1, root: new Uint8Array(32), extensions: [] })).toThrow(/"origin"/);
+    expect(() => formatCheckpoint({ origin: 'o', size: -1, root: new Uint8Array(32), extensions: [] })).toThrow(/"size"/);
+    expect(() => formatCheckpoint({ origin: 'o', size: 1, root: new Uint8Array(31), extensions: [] })).toThrow(/"root"/);
+  });
+
+  it('parses checkpoint text strictly', () => {
+    const root = toBase64(new Uint8Array(32));
+    expect(parseCheckpoint(`o\n5\n${root}\n`)).toMatchObject({ origin: 'o', size: 5 });
+    for (const bad of [`o\n05\n${root}\n`, `o\n-1\n${root}\n`, `o\n5\n${root}`, `o\n5\nAAAA\n`, `\n5\n${root}\n`, `o\n5\n${root}\n\n`, 'o\n5\n']) {
+      expect('error' in parseCheckpoint(bad), JSON.stringify(bad)).toBe(true);
+    }
+    expect(fromBase64(root)).toHaveLength(32);
+  });
+});
+
+describe('CheckpointWitness', () => {
+  const log = generateNoteKey('example.test/log');
+  const signer = () => parseSignerKey(log.signerKey);
+  const verifiers = () => [parseVerifierKey(log.verifierKey)];
+  const leaves = Array.from({ length: 40 }, (_, i) => new TextEncoder().encode(`entry ${i}`));
+  const tree = new MerkleTree();
+  tree.appendMany(leaves);
+  const sign = (size: number, t: MerkleTree = tree) => signCheckpoint({ origin: 'example.test/log', size, root: t.root(size), extensions: [] }, [signer()]);
+
+  it('accepts a growing log with consistency proofs and persists its state', () => {
+    const w = new CheckpointWitness(verifiers());
+    expect(w.update(sign(10))).toMatchObject({ accepted: true, previousSize: undefined });
+    expect(w.update(sign(25), tree.consistencyProof(10, 25))).toMatchObject({ accepted: true, previousSize: 10 });
+    expect(w.update(sign(25))).toMatchObject({ accepted: true, previousSize: 25 });
+    const restored = CheckpointWitness.fromJSON(JSON.parse(JSON.stringify(w)), verifiers());
+    expect(restored.current('example.test/log')?.size).toBe(25);
+    expect(restored.update(sign(40), tree.consistencyProof(25, 40))).toMatchObject({ accepted: true });
+  });
+
+  it('refuses rollback, fork and truncate-and-reroot with distinct reasons, keeping its state', () => {
+    const w = new CheckpointWitness(verifiers());
+    w.update(sign(20));
+    expect(w.update(sign(10))).toMatchObject({ accepted: false, reason: 'rollback' });
+    // A second log with the same first 15 entries, then different ones.
+    const forked = new MerkleTree();
+    forked.appendMany([...leaves.slice(0, 15), ...Array.from({ length: 25 }, (_, i) => new TextEncoder().encode(`evil ${i}`))]);
+    expect(w.update(sign(20, forked))).toMatchObject({ accepted: false, reason: 'fork' });
+    const reroot = w.update(sign(30, forked), forked.consistencyProof(20, 30));
+    expect(reroot).toMatchObject({ accepted: false, reason: 'truncate-and-reroot' });
+    expect(w.update(sign(30), [])).toMatchObject({ accepted: false, reason: 'truncate-and-reroot' });
+    expect(w.current('example.test/log')).toMatchObject({ size: 20 });
+    expect(toHex(w.current('example.test/log')!.root)).toBe(toHex(tree.root(20)));
+  });
+
+  it('refuses notes that do not verify, and stale state versions', () => {
+    const w = new CheckpointWitness(verifiers());
+    const other = generateNoteKey('example.test/log');
+    const forged = signCheckpoint({ origin: 'example.test/log', size: 5, root: tree.root(5), extensions: [] }, [parseSignerKey(other.signerKey)]);
+    expect(w.update(forged)).toMatchObject({ accepted: false, reason: 'unverified' });
+    expect(w.update('garbage')).toMatchObject({ accepted: false, reason: 'malformed' });
+    expect(() => CheckpointWitness.fromJSON({ version: 2, origins: {} }, verifiers())).toThrow(/version/);
+    expect(() => CheckpointWitness.fromJSON({ version: 1, origins: { o: { size: 1, root: 'AAAA' } } }, verifiers())).toThrow(/32 bytes/);
+  });
+});
