@@ -1,5 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { createHash, createHmac } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const bin = new URL('../bin/parapet.js', import.meta.url).pathname;
@@ -37,5 +40,42 @@ describe('parapet CLI', () => {
     const demo = run(['demo']);
     expect(demo.status).toBe(0);
     expect(demo.stdout).toMatch(/2\/2 of its word shingles appear in untrusted tool output/);
+  });
+});
+
+describe('parapet log', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'parapet-log-'));
+  const leaves = join(dir, 'leaves.txt');
+  writeFileSync(leaves, Array.from({ length: 13 }, (_, i) => `entry ${i}`).join('\n') + '\n');
+
+  it('proves and verifies inclusion and consistency through JSON files, and refuses an edited proof', () => {
+    const inc = run(['log', 'prove-inclusion', leaves, '--index', '6', '--json']);
+    expect(inc.status).toBe(0);
+    writeFileSync(join(dir, 'inc.json'), inc.stdout);
+    expect(run(['log', 'verify-inclusion', join(dir, 'inc.json')]).status).toBe(0);
+    const edited = JSON.parse(inc.stdout);
+    edited.index = 7;
+    writeFileSync(join(dir, 'bad.json'), JSON.stringify(edited));
+    const refused = run(['log', 'verify-inclusion', join(dir, 'bad.json'), '--json']);
+    expect(refused.status).toBe(1);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ valid: false, reason: 'root-mismatch' });
+    const con = run(['log', 'prove-consistency', leaves, '--from', '5', '--json']);
+    writeFileSync(join(dir, 'con.json'), con.stdout);
+    expect(run(['log', 'verify-consistency', join(dir, 'con.json')]).status).toBe(0);
+  });
+
+  it('signs a checkpoint with a generated key and opens it only with that key and origin', () => {
+    expect(run(['log', 'keygen', 'example.test/log', '--out', join(dir, 'k')]).status).toBe(0);
+    const signed = run(['log', 'sign', leaves, '--key', join(dir, 'k.key'), '--origin', 'example.test/log']);
+    expect(signed.status).toBe(0);
+    writeFileSync(join(dir, 'cp'), signed.stdout);
+    const opened = run(['log', 'open', join(dir, 'cp'), '--verifier', join(dir, 'k.pub'), '--json']);
+    expect(JSON.parse(opened.stdout)).toMatchObject({ valid: true, size: 13, verified: ['example.test/log'] });
+    const head = JSON.parse(run(['log', 'head', leaves, '--json']).stdout);
+    expect(JSON.parse(opened.stdout).root).toBe(head.root);
+    expect(run(['log', 'open', join(dir, 'cp'), '--verifier', join(dir, 'k.pub'), '--origin', 'other']).status).toBe(1);
+    writeFileSync(join(dir, 'cp2'), readFileSync(join(dir, 'cp'), 'utf8').replace('\n13\n', '\n12\n'));
+    expect(run(['log', 'open', join(dir, 'cp2'), '--verifier', join(dir, 'k.pub')]).stdout).toMatch(/bad-signature/);
+    expect(run(['log', 'bogus']).status).toBe(2);
   });
 });

@@ -2,21 +2,23 @@
  * The `parapet` command. Node-only: it reads files and stdin. Library code
  * never imports it.
  */
-import { init } from '../index.js';
+import { init } from '../tlog/index.js';
 import { UsageError } from './args.js';
 import { BENCH_USAGE, benchCommand } from './bench.js';
 import { DEMO_USAGE, demoCommand } from './demo.js';
 import { HASH_USAGE, hashCommand } from './hash.js';
+import { LOG_USAGE, logCommand } from './log.js';
 
 const COMMANDS: Record<string, { usage: string; summary: string; run: (argv: readonly string[]) => Promise<number> }> = {
   demo: { usage: DEMO_USAGE, summary: 'run the scripted agent session (what `npm start` runs)', run: demoCommand },
   hash: { usage: HASH_USAGE, summary: 'SHA-256 or HMAC-SHA256 of files or stdin', run: hashCommand },
+  log: { usage: LOG_USAGE, summary: 'transparency log: tree heads, proofs, signed checkpoints', run: logCommand },
   bench: { usage: BENCH_USAGE, summary: "quick timing of the core on this machine ('npm run bench' compares peers)", run: benchCommand },
 };
 
 function help(): string {
   const lines = ['parapet — tamper-evident memory, injection detection and skill signatures for AI agents', '', 'Usage:'];
-  for (const c of Object.values(COMMANDS)) lines.push(`  ${c.usage.padEnd(48)} ${c.summary}`);
+  for (const c of Object.values(COMMANDS)) lines.push(`  ${c.usage.split('\n')[0]!.padEnd(48)} ${c.summary}`);
   lines.push('  parapet --help'.padEnd(50) + ' this text', '', 'Exit codes: 0 ok, 1 failure or verification refused, 2 usage error.');
   return lines.join('\n');
 }
