@@ -17,7 +17,13 @@ export default defineConfig({
     rollupOptions: {
       // The edge entry imports core.wasm as a module for the runtime's loader to compile.
       external: [/\.wasm$/, /^node:/],
-      output: { entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
+      output: {
+        entryFileNames: '[name].js',
+        chunkFileNames: 'chunks/[name]-[hash].js',
+        // One shared chunk for the core so that `parapet` loads two files, and
+        // every entry shares one core instance (one init, one arena).
+        manualChunks: (id: string) => (id.includes('/src/bindings/') ? 'core' : undefined),
+      },
     },
   },
   test: {
