@@ -22,7 +22,12 @@ export default defineConfig({
         chunkFileNames: 'chunks/[name]-[hash].js',
         // One shared chunk for the core so that `parapet` loads two files, and
         // every entry shares one core instance (one init, one arena).
-        manualChunks: (id: string) => (id.includes('/src/bindings/') ? 'core' : undefined),
+        manualChunks: (id: string) => {
+          if (id.includes('/src/bindings/')) return 'core';
+          // The embedded core (50 KB of base64) stays out of the edge entry.
+          if (/\/src\/(init|core-wasm\.generated)\.ts$/.test(id)) return 'embedded';
+          return undefined;
+        },
       },
     },
   },

@@ -3,7 +3,7 @@
  * verifiers, C2SP signed-note checkpoints and a witness that never goes
  * backwards. Knows nothing of memory or skills.
  */
-import { init as initCore } from '../bindings/init.js';
+import { init as initCore } from '../init.js';
 import type { InitSource } from '../bindings/instance.js';
 import { initEd25519 } from '../crypto/ed25519.js';
 

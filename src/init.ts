@@ -1,6 +1,6 @@
 import { CORE_WASM_BASE64 } from './core-wasm.generated.js';
-import { decodeBase64Unchecked } from './encoding.js';
-import { loadCore, loadCoreSync, type InitSource } from './instance.js';
+import { decodeBase64Unchecked } from './bindings/encoding.js';
+import { loadCore, loadCoreSync, type InitSource } from './bindings/instance.js';
 
 function embeddedBytes(): Uint8Array {
   return decodeBase64Unchecked(CORE_WASM_BASE64);
