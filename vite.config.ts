@@ -11,12 +11,20 @@ export default defineConfig({
     minify: false,
     sourcemap: false,
     lib: {
-      entry: { index: 'src/index.ts', edge: 'src/edge.ts', tlog: 'src/tlog/index.ts', cli: 'src/cli/main.ts' },
+      entry: {
+        index: 'src/index.ts',
+        edge: 'src/edge.ts',
+        tlog: 'src/tlog/index.ts',
+        vmg: 'src/vmg/index.ts',
+        'vmg-sqlite': 'src/vmg/sqlite.ts',
+        'vmg-indexeddb': 'src/vmg/indexeddb.ts',
+        cli: 'src/cli/main.ts',
+      },
       formats: ['es'],
     },
     rollupOptions: {
       // The edge entry imports core.wasm as a module for the runtime's loader to compile.
-      external: [/\.wasm$/, /^node:/],
+      external: [/\.wasm$/, /^node:/, 'better-sqlite3'],
       output: {
         entryFileNames: '[name].js',
         chunkFileNames: 'chunks/[name]-[hash].js',

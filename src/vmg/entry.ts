@@ -1,0 +1,69 @@
+import { canonicalJsonBytes } from '../canonical/jcs.js';
+import type { PolicyTag, Provenance } from './types.js';
+
+/**
+ * One log entry. Its RFC 8785 canonical bytes are the Merkle leaf, and `prev`
+ * (the previous entry's leaf hash) chains it to the entry before. It commits
+ * to the metadata and the value's hash, never to the value: values live
+ * beside the log, so erasing one leaves the log verifiable.
+ */
+export interface LogEntry {
+  readonly v: 1;
+  readonly seq: number;
+  readonly prev: string | null;
+  readonly op: 'put' | 'rollback' | 'forget' | 'purge' | 'quarantine' | 'promote' | 'refused';
+  readonly ns: string;
+  readonly key: string;
+  /** The version written (put, rollback) or acted on (the others). */
+  readonly version: number;
+  readonly policy_tag?: PolicyTag;
+  readonly provenance: Provenance;
+  readonly write_hash?: string;
+  readonly parent_hash?: string | null;
+  readonly quarantined?: boolean;
+  /** Operation-specific facts: erased versions, the refused operation, the approver, reasons. */
+  readonly detail?: Readonly<Record<string, unknown>>;
+}
+
+export function encodeEntry(entry: LogEntry): Uint8Array {
+  return canonicalJsonBytes(entry);
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/** Parse stored entry bytes; undefined when they are not an entry (never throws). */
+export function decodeEntry(bytes: Uint8Array | undefined): LogEntry | undefined {
+  if (!bytes) return undefined;
+  try {
+    const e = JSON.parse(decoder.decode(bytes)) as LogEntry;
+    if (typeof e !== 'object' || e === null || e.v !== 1 || typeof e.seq !== 'number' || typeof e.op !== 'string') return undefined;
+    if (typeof e.key !== 'string' || typeof e.ns !== 'string' || typeof e.version !== 'number') return undefined;
+    return e;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where a version's value lives beside the log. */
+export const valueRef = (ns: string, key: string, version: number) => `${ns}\u0000${key}\u0000${version}`;
+
+/** The per-key index: where each version's entries are. Derived from the log; `verify()` rebuilds and compares it. */
+export interface KeyIndex {
+  latest: number;
+  forgotten: boolean;
+  versions: VersionIndex[];
+}
+
+export interface VersionIndex {
+  v: number;
+  /** The entry that wrote it. */
+  seq: number;
+  policy: PolicyTag;
+  session: string;
+  quarantined: boolean;
+  erased: boolean;
+}
+
+export const keyIndexName = (ns: string, key: string) => `k\u0000${ns}\u0000${key}`;
+export const sessionIndexName = (session: string) => `s\u0000${session}`;
+export const HEAD_INDEX = 'm\u0000head';

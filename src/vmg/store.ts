@@ -1,0 +1,455 @@
+import { sha256, toHex } from '../bindings/index.js';
+import { assertInteger, ParapetRangeError, ParapetTypeError } from '../bindings/errors.js';
+import { canonicalJsonBytes } from '../canonical/jcs.js';
+import { hashLeaf } from '../tlog/hasher.js';
+import { MerkleTree } from '../tlog/tree.js';
+import { signCheckpoint, type Checkpoint } from '../tlog/checkpoint.js';
+import type { NoteSigner } from '../tlog/note.js';
+import { MemoryBackend, type BackendTx, type StorageBackend } from './backend.js';
+import {
+  decodeEntry, encodeEntry, HEAD_INDEX, keyIndexName, sessionIndexName, valueRef, type KeyIndex, type LogEntry,
+} from './entry.js';
+import { ImmutableRecordError, MemoryStoreError, VersionConflictError } from './errors.js';
+import {
+  DERIVED_KINDS, POLICY_TAGS, PROVENANCE_KINDS, type ContentGuard, type MemoryRecord, type PolicyTag, type Provenance,
+  type ProvenanceKind, type RecordProof,
+} from './types.js';
+import { verifyStore, verifyStoreAgainst, type StoreVerification } from './verify-store.js';
+
+export interface OpenOptions {
+  readonly backend?: StorageBackend;
+  readonly agentId: string;
+  readonly sessionId: string;
+  /** Milliseconds since the epoch; injectable for tests. */
+  readonly clock?: () => number;
+  /** Signs checkpoints; `origin` names the log in them. */
+  readonly signer?: NoteSigner;
+  readonly origin?: string;
+  /** Flags injected content: such writes land quarantined. */
+  readonly guard?: ContentGuard;
+  /** Guard levels that count as flagged. Default medium and high. */
+  readonly guardLevels?: readonly string[];
+}
+
+export interface PutOptions {
+  readonly policyTag: PolicyTag;
+  readonly namespace?: string;
+  /** Compare-and-set: the version the caller last saw (0 = the key must not exist yet). */
+  readonly expectedVersion?: number;
+  readonly provenanceKind?: ProvenanceKind;
+}
+
+export interface GetOptions {
+  readonly namespace?: string;
+  readonly includeQuarantined?: boolean;
+  /** Read this version instead of the latest. */
+  readonly asOf?: number;
+}
+
+export interface HistoryItem extends MemoryRecord {
+  /** The value was erased (forget, retention); `value` is undefined. */
+  readonly erased: boolean;
+}
+
+export interface PurgeReport {
+  readonly sessionId: string;
+  readonly purged: readonly { namespace: string; key: string; version: number; policy_tag: PolicyTag }[];
+}
+
+const DEFAULT_NS = 'default';
+
+function checkKey(key: unknown): asserts key is string {
+  if (typeof key !== 'string' || key.length === 0 || key.length > 1024) throw new ParapetTypeError('"key" must be a non-empty string of at most 1024 characters');
+  if (key.includes('\u0000')) throw new ParapetRangeError('"key" must not contain NUL', 'invalid-value');
+}
+
+function checkNamespace(ns: unknown): string {
+  if (ns === undefined) return DEFAULT_NS;
+  if (typeof ns !== 'string' || ns.length === 0 || ns.length > 256 || ns.includes('\u0000')) {
+    throw new ParapetTypeError('"namespace" must be a non-empty string of at most 256 characters without NUL');
+  }
+  return ns;
+}
+
+const decoder = new TextDecoder();
+
+/**
+ * Verifiable Memory Governance: an agent's long-term memory where every
+ * write is attributable, versioned, retained by policy and provably
+ * untampered. Every operation appends one entry to a hash-chained log that is
+ * also an RFC 6962 tree; values live beside the log.
+ */
+export class VmgMemoryStore {
+  readonly agentId: string;
+  readonly sessionId: string;
+  readonly #backend: StorageBackend;
+  readonly #clock: () => number;
+  readonly #guard: ContentGuard | undefined;
+  readonly #guardLevels: readonly string[];
+  readonly #signer: NoteSigner | undefined;
+  readonly #origin: string;
+  /** Ephemeral values: held here only, never given to a backend. */
+  readonly #ephemeral = new Map<string, Uint8Array>();
+
+  private constructor(options: OpenOptions) {
+    if (typeof options?.agentId !== 'string' || options.agentId.length === 0) throw new ParapetTypeError('"agentId" must be a non-empty string');
+    if (typeof options.sessionId !== 'string' || options.sessionId.length === 0) throw new ParapetTypeError('"sessionId" must be a non-empty string');
+    this.agentId = options.agentId;
+    this.sessionId = options.sessionId;
+    this.#backend = options.backend ?? new MemoryBackend();
+    this.#clock = options.clock ?? Date.now;
+    this.#guard = options.guard;
+    this.#guardLevels = options.guardLevels ?? ['medium', 'high'];
+    this.#signer = options.signer;
+    this.#origin = options.origin ?? `parapet/vmg/${options.agentId}`;
+  }
+
+  /** Open a store over `backend` (default: a new MemoryBackend). */
+  static async open(options: OpenOptions): Promise<VmgMemoryStore> {
+    // No consistency check here: a damaged backend must still open so that
+    // verify() can say what is wrong; reads and writes refuse it instead.
+    return new VmgMemoryStore(options);
+  }
+
+  /** Store `value` (any I-JSON value) as the next version of `key`. */
+  async put(key: string, value: unknown, options: PutOptions): Promise<MemoryRecord> {
+    checkKey(key);
+    const ns = checkNamespace(options?.namespace);
+    const policy = options.policyTag;
+    if (!POLICY_TAGS.includes(policy)) throw new ParapetRangeError(`"policyTag" must be one of ${POLICY_TAGS.join(', ')}`, 'invalid-value');
+    const kind = options.provenanceKind ?? 'user';
+    if (!PROVENANCE_KINDS.includes(kind)) throw new ParapetRangeError(`"provenanceKind" must be one of ${PROVENANCE_KINDS.join(', ')}`, 'invalid-value');
+    if (options.expectedVersion !== undefined) assertInteger(options.expectedVersion, 'expectedVersion', 0, Number.MAX_SAFE_INTEGER);
+    const bytes = canonicalJsonBytes(value); // refuses non-JSON before anything is written
+    const writeHash = toHex(sha256(bytes));
+    const flagged = this.#flags(bytes);
+    const quarantined = DERIVED_KINDS.includes(kind) || flagged.length > 0;
+    const outcome = await this.#backend.transaction((tx) => {
+      const index = readKeyIndex(tx, ns, key);
+      const latest = index?.latest ?? 0;
+      if (options.expectedVersion !== undefined && options.expectedVersion !== latest) {
+        return { conflict: latest } as const;
+      }
+      const prior = index?.versions.find((v) => v.v === latest);
+      if (prior && prior.policy === 'immutable' && !prior.erased) {
+        this.#append(tx, { op: 'refused', ns, key, version: latest, provenance: this.#provenance(kind), detail: { operation: 'put' } });
+        return { refused: true } as const;
+      }
+      const version = latest + 1;
+      const parentHash = prior ? this.#entryAt(tx, prior.seq).write_hash ?? null : null;
+      const provenance = this.#provenance(kind);
+      const detail = flagged.length > 0 ? { guard: flagged } : undefined;
+      const seq = this.#append(tx, {
+        op: 'put', ns, key, version, policy_tag: policy, provenance, write_hash: writeHash, parent_hash: parentHash, quarantined, detail,
+      });
+      this.#storeValue(tx, ns, key, version, policy, bytes);
+      writeKeyIndex(tx, ns, key, {
+        latest: version,
+        forgotten: false,
+        versions: [...(index?.versions ?? []), { v: version, seq, policy, session: this.sessionId, quarantined, erased: false }],
+      });
+      return { record: { namespace: ns, key, value: JSON.parse(decoder.decode(bytes)), version, policy_tag: policy, provenance, write_hash: writeHash, parent_hash: parentHash, quarantined, seq } };
+    });
+    if ('conflict' in outcome) throw new VersionConflictError(key, options.expectedVersion!, outcome.conflict!);
+    if ('refused' in outcome) throw new ImmutableRecordError(key, 'put');
+    return outcome.record;
+  }
+
+  /**
+   * The latest version of `key` that is not quarantined (unless asked) and
+   * not erased, or the version `asOf`, with an inclusion proof of its log
+   * entry against the current tree head. Undefined when there is none.
+   */
+  async get(key: string, options: GetOptions = {}): Promise<{ record: MemoryRecord; proof: RecordProof } | undefined> {
+    checkKey(key);
+    const ns = checkNamespace(options.namespace);
+    if (options.asOf !== undefined) assertInteger(options.asOf, 'asOf', 1, Number.MAX_SAFE_INTEGER);
+    return this.#backend.transaction((tx) => {
+      const index = readKeyIndex(tx, ns, key);
+      if (!index) return undefined;
+      const candidates = index.versions
+        .filter((v) => (options.asOf === undefined ? true : v.v === options.asOf))
+        .filter((v) => !v.erased && (options.includeQuarantined || !v.quarantined));
+      const chosen = candidates[candidates.length - 1];
+      if (!chosen) return undefined;
+      const record = this.#record(tx, ns, key, chosen.v, chosen.seq, chosen.quarantined);
+      if (!record) return undefined;
+      const tree = this.#tree(tx);
+      const size = tree.size;
+      return {
+        record,
+        proof: { seq: chosen.seq, size, leafHash: tree.leafHash(chosen.seq), root: tree.root(size), proof: tree.inclusionProof(chosen.seq, size) },
+      };
+    });
+  }
+
+  /** Every version of `key`, oldest first; erased ones have no value. */
+  async history(key: string, options: { namespace?: string } = {}): Promise<HistoryItem[]> {
+    checkKey(key);
+    const ns = checkNamespace(options.namespace);
+    return this.#backend.transaction((tx) => {
+      const index = readKeyIndex(tx, ns, key);
+      if (!index) return [];
+      return index.versions.map((v) => {
+        const record = this.#record(tx, ns, key, v.v, v.seq, v.quarantined, true)!;
+        return { ...record, erased: v.erased || record.value === undefined };
+      });
+    });
+  }
+
+  /**
+   * Roll `key` back to `toVersion` as a forward write: version n+1 carries
+   * the old content; its provenance names the actor and both versions.
+   */
+  async rollback(key: string, toVersion: number, options: { reason: string; namespace?: string }): Promise<MemoryRecord> {
+    checkKey(key);
+    const ns = checkNamespace(options?.namespace);
+    assertInteger(toVersion, 'toVersion', 1, Number.MAX_SAFE_INTEGER);
+    if (typeof options.reason !== 'string' || options.reason.length === 0) throw new ParapetTypeError('"reason" must be a non-empty string');
+    const outcome = await this.#backend.transaction((tx) => {
+      const index = readKeyIndex(tx, ns, key);
+      const target = index?.versions.find((v) => v.v === toVersion);
+      if (!index || !target) return { missing: true } as const;
+      const prior = index.versions.find((v) => v.v === index.latest)!;
+      if (prior.policy === 'immutable' && !prior.erased) {
+        this.#append(tx, { op: 'refused', ns, key, version: index.latest, provenance: this.#provenance('user'), detail: { operation: 'rollback', to: toVersion, reason: options.reason } });
+        return { refused: true } as const;
+      }
+      const targetEntry = this.#entryAt(tx, target.seq);
+      const bytes = target.erased ? undefined : this.#loadValue(tx, ns, key, toVersion, target.policy);
+      if (!bytes) return { erased: true } as const;
+      const version = index.latest + 1;
+      const provenance: Provenance = {
+        ...this.#provenance(targetEntry.provenance.kind),
+        actor: this.agentId, reason: options.reason, rolled_back_from: index.latest, rolled_back_to: toVersion,
+      };
+      const parentHash = this.#entryAt(tx, prior.seq).write_hash ?? null;
+      const writeHash = targetEntry.write_hash!;
+      const seq = this.#append(tx, {
+        op: 'rollback', ns, key, version, policy_tag: target.policy, provenance, write_hash: writeHash, parent_hash: parentHash, quarantined: target.quarantined,
+      });
+      this.#storeValue(tx, ns, key, version, target.policy, bytes);
+      index.versions.push({ v: version, seq, policy: target.policy, session: this.sessionId, quarantined: target.quarantined, erased: false });
+      writeKeyIndex(tx, ns, key, { ...index, latest: version, forgotten: false });
+      return { record: { namespace: ns, key, value: JSON.parse(decoder.decode(bytes)), version, policy_tag: target.policy, provenance, write_hash: writeHash, parent_hash: parentHash, quarantined: target.quarantined, seq } };
+    });
+    if ('missing' in outcome) throw new MemoryStoreError(`"${key}" has no version ${toVersion}`, 'not-found');
+    if ('refused' in outcome) throw new ImmutableRecordError(key, 'rollback');
+    if ('erased' in outcome) throw new MemoryStoreError(`version ${toVersion} of "${key}" was erased; it cannot be restored`, 'erased');
+    return outcome.record;
+  }
+
+  /** Erase every version's value of `key` (the log keeps their hashes). Immutable keys refuse. */
+  async forget(key: string, options: { namespace?: string; reason?: string } = {}): Promise<{ erased: number[] }> {
+    checkKey(key);
+    const ns = checkNamespace(options.namespace);
+    const outcome = await this.#backend.transaction((tx) => {
+      const index = readKeyIndex(tx, ns, key);
+      if (!index) return { missing: true } as const;
+      if (index.versions.some((v) => v.policy === 'immutable' && !v.erased)) {
+        this.#append(tx, { op: 'refused', ns, key, version: index.latest, provenance: this.#provenance('user'), detail: { operation: 'forget' } });
+        return { refused: true } as const;
+      }
+      const erased = index.versions.filter((v) => !v.erased).map((v) => v.v);
+      for (const v of index.versions) this.#eraseValue(tx, ns, key, v.v);
+      this.#append(tx, { op: 'forget', ns, key, version: index.latest, provenance: this.#provenance('user'), detail: { erased, ...(options.reason ? { reason: options.reason } : {}) } });
+      writeKeyIndex(tx, ns, key, { ...index, forgotten: true, versions: index.versions.map((v) => ({ ...v, erased: true })) });
+      return { erased };
+    });
+    if ('missing' in outcome) throw new MemoryStoreError(`"${key}" does not exist`, 'not-found');
+    if ('refused' in outcome) throw new ImmutableRecordError(key, 'forget');
+    return outcome;
+  }
+
+  /**
+   * Retention at session end: erase `session` values written in `sessionId`
+   * and its `ephemeral` values, one audited `purge` entry each.
+   */
+  async endSession(sessionId: string = this.sessionId): Promise<PurgeReport> {
+    if (typeof sessionId !== 'string' || sessionId.length === 0) throw new ParapetTypeError('"sessionId" must be a non-empty string');
+    const purged = await this.#backend.transaction((tx) => {
+      const list = JSON.parse(tx.getIndex(sessionIndexName(sessionId)) ?? '[]') as [string, string, number][];
+      const out: { namespace: string; key: string; version: number; policy_tag: PolicyTag }[] = [];
+      for (const [ns, key, version] of list) {
+        const index = readKeyIndex(tx, ns, key);
+        const v = index?.versions.find((x) => x.v === version);
+        if (!index || !v || v.erased) continue;
+        this.#eraseValue(tx, ns, key, version);
+        v.erased = true;
+        writeKeyIndex(tx, ns, key, index);
+        this.#append(tx, { op: 'purge', ns, key, version, provenance: this.#provenance('user'), detail: { session_id: sessionId, policy_tag: v.policy } });
+        out.push({ namespace: ns, key, version, policy_tag: v.policy });
+      }
+      tx.setIndex(sessionIndexName(sessionId), '[]');
+      return out;
+    });
+    return { sessionId, purged };
+  }
+
+  /** Quarantine the latest version of `key` (e.g. after a later detection). */
+  async quarantine(key: string, options: { reason: string; namespace?: string }): Promise<void> {
+    await this.#setQuarantine(key, options?.namespace, true, { reason: options?.reason });
+  }
+
+  /**
+   * Release the latest quarantined version of `key` into normal reads. Content
+   * the guard flags needs `force: true`; both outcomes are logged.
+   */
+  async promote(key: string, options: { approver: string; force?: boolean; namespace?: string }): Promise<void> {
+    if (typeof options?.approver !== 'string' || options.approver.length === 0) throw new ParapetTypeError('"approver" must be a non-empty string');
+    await this.#setQuarantine(key, options.namespace, false, { approver: options.approver, force: options.force === true });
+  }
+
+  async #setQuarantine(key: string, namespace: string | undefined, on: boolean, detail: { reason?: string; approver?: string; force?: boolean }): Promise<void> {
+    checkKey(key);
+    const ns = checkNamespace(namespace);
+    if (on && (typeof detail.reason !== 'string' || detail.reason.length === 0)) throw new ParapetTypeError('"reason" must be a non-empty string');
+    const outcome = await this.#backend.transaction((tx) => {
+      const index = readKeyIndex(tx, ns, key);
+      const target = on ? index?.versions.find((v) => v.v === index.latest) : [...(index?.versions ?? [])].reverse().find((v) => v.quarantined && !v.erased);
+      if (!index || !target || target.erased) return { missing: true } as const;
+      if (!on) {
+        const bytes = this.#loadValue(tx, ns, key, target.v, target.policy);
+        const flagged = bytes ? this.#flags(bytes) : [];
+        if (flagged.length > 0 && !detail.force) {
+          this.#append(tx, { op: 'refused', ns, key, version: target.v, provenance: { ...this.#provenance('user'), actor: detail.approver }, detail: { operation: 'promote', guard: flagged } });
+          return { needsForce: flagged } as const;
+        }
+      }
+      target.quarantined = on;
+      writeKeyIndex(tx, ns, key, index);
+      this.#append(tx, {
+        op: on ? 'quarantine' : 'promote', ns, key, version: target.v,
+        provenance: { ...this.#provenance('user'), actor: detail.approver ?? this.agentId, ...(detail.reason ? { reason: detail.reason } : {}) },
+        detail: on ? undefined : { forced: detail.force === true },
+      });
+      return {};
+    });
+    if ('missing' in outcome) throw new MemoryStoreError(`"${key}" has no ${on ? '' : 'quarantined '}version to ${on ? 'quarantine' : 'promote'}`, 'not-found');
+    if ('needsForce' in outcome) throw new MemoryStoreError(`the guard flags "${key}" (${outcome.needsForce!.join(', ')}): promote needs force`, 'needs-force');
+  }
+
+  /** Walk the whole log and report, per entry, ok | erased | tampered with reasons. */
+  async verify(): Promise<StoreVerification> {
+    return this.#backend.transaction((tx) => verifyStore(tx, this.#ephemeral));
+  }
+
+  /** Sign the current tree head as a C2SP checkpoint (needs `signer`). */
+  async checkpoint(): Promise<string> {
+    if (!this.#signer) throw new MemoryStoreError('checkpoint() needs a signer: pass `signer` to VmgMemoryStore.open', 'backend');
+    const head = await this.treeHead();
+    return signCheckpoint({ origin: this.#origin, size: head.size, root: head.root, extensions: [] }, [this.#signer]);
+  }
+
+  /** The current tree size and root. */
+  async treeHead(): Promise<Pick<Checkpoint, 'size' | 'root'>> {
+    return this.#backend.transaction((tx) => {
+      const tree = this.#tree(tx);
+      return { size: tree.size, root: tree.root() };
+    });
+  }
+
+  /**
+   * Prove that the live log extends a checkpoint saved earlier: its signature
+   * verifies with `verifierKey`, and the log's own entries (rehashed, not the
+   * stored nodes) reproduce its root at its size.
+   */
+  async verifyAgainst(checkpointNote: string, verifierKey: string) {
+    return this.#backend.transaction((tx) => verifyStoreAgainst(tx, checkpointNote, verifierKey, this.#origin));
+  }
+
+  async close(): Promise<void> {
+    this.#ephemeral.clear();
+    await this.#backend.close();
+  }
+
+  // — internals —
+
+  #provenance(kind: ProvenanceKind): Provenance {
+    return { agent_id: this.agentId, session_id: this.sessionId, timestamp: this.#clock(), kind };
+  }
+
+  #flags(bytes: Uint8Array): string[] {
+    if (!this.#guard) return [];
+    const verdict = this.#guard.inspect(decoder.decode(bytes));
+    return this.#guardLevels.includes(verdict.level) ? [`guard:${verdict.level}`, ...(verdict.reasons ?? [])] : [];
+  }
+
+  #tree(tx: BackendTx): MerkleTree {
+    const tree = new MerkleTree(tx.nodes);
+    if (tree.size !== tx.entryCount()) {
+      throw new MemoryStoreError(`backend holds ${tx.entryCount()} entries but ${tree.size} tree leaves: run verify()`, 'backend');
+    }
+    return tree;
+  }
+
+  #append(tx: BackendTx, fields: Omit<LogEntry, 'v' | 'seq' | 'prev'>): number {
+    const tree = this.#tree(tx);
+    const seq = tree.size;
+    const prev = seq > 0 ? toHex(tree.leafHash(seq - 1)) : null;
+    const clean = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as typeof fields;
+    const bytes = encodeEntry({ v: 1, seq, prev, ...clean });
+    tx.putEntry(seq, bytes);
+    tree.appendLeafHash(hashLeaf(bytes));
+    tx.setIndex(HEAD_INDEX, JSON.stringify({ size: tree.size, root: toHex(tree.root()) }));
+    return seq;
+  }
+
+  #entryAt(tx: BackendTx, seq: number): LogEntry {
+    const entry = decodeEntry(tx.getEntry(seq));
+    if (!entry) throw new MemoryStoreError(`log entry ${seq} is missing or unreadable: run verify()`, 'backend');
+    return entry;
+  }
+
+  #storeValue(tx: BackendTx, ns: string, key: string, version: number, policy: PolicyTag, bytes: Uint8Array): void {
+    const ref = valueRef(ns, key, version);
+    if (policy === 'ephemeral') this.#ephemeral.set(ref, bytes);
+    else tx.putValue(ref, bytes);
+    if (policy === 'session' || policy === 'ephemeral') {
+      const name = sessionIndexName(this.sessionId);
+      const list = JSON.parse(tx.getIndex(name) ?? '[]') as [string, string, number][];
+      list.push([ns, key, version]);
+      tx.setIndex(name, JSON.stringify(list));
+    }
+  }
+
+  #loadValue(tx: BackendTx, ns: string, key: string, version: number, policy: PolicyTag): Uint8Array | undefined {
+    const ref = valueRef(ns, key, version);
+    return policy === 'ephemeral' ? this.#ephemeral.get(ref) : tx.getValue(ref);
+  }
+
+  #eraseValue(tx: BackendTx, ns: string, key: string, version: number): void {
+    const ref = valueRef(ns, key, version);
+    this.#ephemeral.delete(ref);
+    tx.deleteValue(ref);
+  }
+
+  /**
+   * A record built from its log entry (the authority for metadata), not from
+   * the index; a value whose hash no longer matches is not returned as valid.
+   */
+  #record(tx: BackendTx, ns: string, key: string, version: number, seq: number, quarantined: boolean, allowMissing = false): MemoryRecord | undefined {
+    const entry = this.#entryAt(tx, seq);
+    if (entry.ns !== ns || entry.key !== key || entry.version !== version || (entry.op !== 'put' && entry.op !== 'rollback')) {
+      throw new MemoryStoreError(`index points "${key}" v${version} at entry ${seq}, which is not it: run verify()`, 'backend');
+    }
+    const bytes = this.#loadValue(tx, ns, key, version, entry.policy_tag!);
+    if (bytes && toHex(sha256(bytes)) !== entry.write_hash) {
+      throw new MemoryStoreError(`value of "${key}" v${version} does not match its write_hash: run verify()`, 'backend');
+    }
+    if (!bytes && !allowMissing) return undefined;
+    return {
+      namespace: ns, key, value: bytes ? JSON.parse(decoder.decode(bytes)) : undefined, version, policy_tag: entry.policy_tag!,
+      provenance: entry.provenance, write_hash: entry.write_hash!, parent_hash: entry.parent_hash ?? null, quarantined, seq,
+    };
+  }
+}
+
+function readKeyIndex(tx: BackendTx, ns: string, key: string): KeyIndex | undefined {
+  const raw = tx.getIndex(keyIndexName(ns, key));
+  return raw === undefined ? undefined : (JSON.parse(raw) as KeyIndex);
+}
+
+function writeKeyIndex(tx: BackendTx, ns: string, key: string, index: KeyIndex): void {
+  tx.setIndex(keyIndexName(ns, key), JSON.stringify(index));
+}
