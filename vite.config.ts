@@ -18,6 +18,7 @@ export default defineConfig({
         vmg: 'src/vmg/index.ts',
         'vmg-sqlite': 'src/vmg/sqlite.ts',
         'vmg-indexeddb': 'src/vmg/indexeddb.ts',
+        hooks: 'src/hooks/index.ts',
         cli: 'src/cli/main.ts',
       },
       formats: ['es'],

@@ -14,3 +14,4 @@ export {
   type RecordProof, type ContentGuard,
 } from './types.js';
 export { canonicalJson, canonicalJsonBytes } from '../canonical/jcs.js';
+export { registerRetentionHook } from './hooks.js';

@@ -1,0 +1,5 @@
+/** parapet/hooks — a generic hook registry; capabilities register into it. */
+export {
+  HookRegistry, HOOK_EVENTS, type HookEvent, type HookHandler, type HookOptions, type HookContext, type HookVerdict,
+  type HookRun, type HandlerOutcome,
+} from './registry.js';
