@@ -39,7 +39,8 @@ describe('parapet CLI', () => {
   it('runs the demo session', () => {
     const demo = run(['demo']);
     expect(demo.status).toBe(0);
-    expect(demo.stdout).toMatch(/2\/2 of its word shingles appear in untrusted tool output/);
+    expect(demo.stdout).toMatch(/verify pinpoints entry 0: put user\/name v1 — value-changed/);
+    expect(demo.stdout).toMatch(/purged task\/current \(session\), scratch\/plan \(ephemeral\)/);
   });
 });
 
@@ -77,5 +78,36 @@ describe('parapet log', () => {
     writeFileSync(join(dir, 'cp2'), readFileSync(join(dir, 'cp'), 'utf8').replace('\n13\n', '\n12\n'));
     expect(run(['log', 'open', join(dir, 'cp2'), '--verifier', join(dir, 'k.pub')]).stdout).toMatch(/bad-signature/);
     expect(run(['log', 'bogus']).status).toBe(2);
+  });
+});
+
+describe('parapet memory', () => {
+  it('reads history, gets with a proof, verifies, signs a checkpoint and catches an edited row', async () => {
+    const { VmgMemoryStore, init } = await import('../src/vmg/index.js');
+    const { SqliteBackend } = await import('../src/vmg/sqlite.js');
+    await init();
+    const dir = mkdtempSync(join(tmpdir(), 'parapet-mem-'));
+    const db = join(dir, 'm.db');
+    const store = await VmgMemoryStore.open({ backend: new SqliteBackend(db), agentId: 'a', sessionId: 's' });
+    await store.put('k', 'one', { policyTag: 'persistent' });
+    await store.put('k', 'two', { policyTag: 'persistent' });
+    await store.close();
+    expect(run(['memory', 'history', 'k', '--db', db]).stdout).toMatch(/v1 persistent +"one"[\s\S]*v2 persistent +"two"/);
+    const got = JSON.parse(run(['memory', 'get', 'k', '--db', db, '--as-of', '1', '--json']).stdout);
+    expect(got.record.value).toBe('one');
+    expect(got.proof.size).toBe(2);
+    expect(run(['memory', 'verify', '--db', db]).status).toBe(0);
+    expect(run(['log', 'keygen', 'mem.test/a', '--out', join(dir, 'k')]).status).toBe(0);
+    const cp = run(['memory', 'checkpoint', '--db', db, '--key', join(dir, 'k.key'), '--origin', 'mem.test/a']);
+    expect(cp.status).toBe(0);
+    writeFileSync(join(dir, 'cp'), cp.stdout);
+    const Database = (await import('better-sqlite3')).default;
+    const raw = new Database(db);
+    raw.prepare('UPDATE vals SET bytes = ? WHERE ref = ?').run(Buffer.from('"evil"'), 'default\u0000k\u00002');
+    raw.close();
+    const tampered = run(['memory', 'verify', '--db', db, '--origin', 'mem.test/a', '--checkpoint', join(dir, 'cp'), '--verifier', join(dir, 'k.pub')]);
+    expect(tampered.status).toBe(1);
+    expect(tampered.stdout).toMatch(/entry 1 \(put k v2\): value-changed/);
+    expect(tampered.stdout).toMatch(/extends the checkpoint at size 2/);
   });
 });
