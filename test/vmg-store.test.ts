@@ -421,7 +421,7 @@ for (const h of [memory, sqlite, indexeddb]) {
         await h.setEntries(backend, list.slice(0, 3));
         ({ store, backend } = await reload(store, backend));
         await expect(store.verify()).resolves.toMatchObject({ ok: false, problems: expect.arrayContaining(['truncated']) });
-        await h.setIndexRaw(backend, 'm\u0000head', JSON.stringify({ size: 3, root: 'x' }));
+        await h.setIndexRaw(backend, 'm\u0000head', '3');
         ({ store, backend } = await reload(store, backend));
         expect(await store.verifyAgainst(checkpoint, verifierKey)).toMatchObject({ valid: false, reason: 'truncated' });
       });
@@ -446,7 +446,7 @@ for (const h of [memory, sqlite, indexeddb]) {
       it('an edited index (un-quarantining a record) is reported', async () => {
         let { store, backend } = await seeded();
         await store.put('q', 'derived', { policyTag: 'persistent', provenanceKind: 'induction' });
-        const name = 'k\u0000default\u0000q';
+        const name = 'v\u0000default\u0000q\u00001';
         const raw = await backend.transaction((tx) => tx.getIndex(name)!);
         await h.setIndexRaw(backend, name, raw.replace('"quarantined":true', '"quarantined":false'));
         ({ store, backend } = await reload(store, backend));

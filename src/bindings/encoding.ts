@@ -7,7 +7,7 @@ const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'
 export function toHex(bytes: Uint8Array): string {
   assertBytes(bytes, 'bytes');
   let s = '';
-  for (let i = 0; i < bytes.length; i++) s += HEX[bytes[i]!];
+  for (let i = 0; i < bytes.length; i++) s += HEX[bytes[i]!]!;
   return s;
 }
 

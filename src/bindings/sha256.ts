@@ -203,7 +203,15 @@ const LEAF_PREFIX = new Uint8Array([0x00]);
 /** RFC 6962 §2.1 leaf hash: SHA-256(0x00 ‖ data). */
 export function merkleLeafHash(data: Uint8Array): Uint8Array {
   assertBytes(data, 'data');
-  return merkleLeafHashBatch([data])[0]!;
+  if (data.length > STAGE_LIMIT) return new WasmSha256().update(LEAF_PREFIX).update(data).digest();
+  // One leaf straight through the batch entry point, without the batch bookkeeping.
+  const ptr = scratch(data.length + 40);
+  const lens = (ptr + data.length + 3) & ~3;
+  const out = lens + 4;
+  heapU8().set(data, ptr);
+  heapU32()[lens >>> 2] = data.length;
+  getCore().merkleLeafBatch(ptr, lens, 1, out);
+  return heapU8().slice(out, out + 32);
 }
 
 /** RFC 6962 leaf hashes of many leaves in few crossings; 32-byte views into one buffer. */

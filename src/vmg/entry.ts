@@ -47,17 +47,23 @@ export function decodeEntry(bytes: Uint8Array | undefined): LogEntry | undefined
 /** Where a version's value lives beside the log. */
 export const valueRef = (ns: string, key: string, version: number) => `${ns}\u0000${key}\u0000${version}`;
 
-/** The per-key index: where each version's entries are. Derived from the log; `verify()` rebuilds and compares it. */
-export interface KeyIndex {
+/**
+ * The index, derived from the log (verify() rebuilds and compares it): per
+ * key a small head, and per version a record of where its entry is and its
+ * current status. One record per version keeps a write O(1) however long a
+ * key's history grows.
+ */
+export interface KeyHead {
   latest: number;
   forgotten: boolean;
-  versions: VersionIndex[];
 }
 
 export interface VersionIndex {
   v: number;
   /** The entry that wrote it. */
   seq: number;
+  /** Its write_hash (the next version's parent_hash). */
+  hash: string;
   policy: PolicyTag;
   session: string;
   quarantined: boolean;
@@ -65,5 +71,6 @@ export interface VersionIndex {
 }
 
 export const keyIndexName = (ns: string, key: string) => `k\u0000${ns}\u0000${key}`;
+export const versionIndexName = (ns: string, key: string, v: number) => `v\u0000${ns}\u0000${key}\u0000${v}`;
 export const sessionIndexName = (session: string) => `s\u0000${session}`;
 export const HEAD_INDEX = 'm\u0000head';

@@ -26,7 +26,7 @@ const bytes = (b: Buffer | undefined) => (b === undefined ? undefined : new Uint
 export class SqliteBackend implements StorageBackend {
   readonly durable = true;
   readonly db: Database.Database;
-  readonly #tx: BackendTx;
+  readonly #q: Record<string, Database.Statement>;
   readonly #run: Database.Transaction<(fn: (tx: BackendTx) => unknown) => unknown>;
 
   constructor(path: string, options: SqliteOptions = {}) {
@@ -48,22 +48,54 @@ export class SqliteBackend implements StorageBackend {
       getNode: this.db.prepare('SELECT hash FROM nodes WHERE level = ? AND i = ?').pluck(),
       setNode: this.db.prepare('INSERT OR REPLACE INTO nodes (level, i, hash) VALUES (?, ?, ?)'),
     };
-    this.#tx = {
-      entryCount: () => q.entryCount.get() as number,
-      getEntry: (seq) => bytes(q.getEntry.get(seq) as Buffer | undefined),
-      putEntry: (seq, b) => void q.putEntry.run(seq, b),
-      getValue: (ref) => bytes(q.getValue.get(ref) as Buffer | undefined),
-      putValue: (ref, b) => void q.putValue.run(ref, b),
-      deleteValue: (ref) => void q.deleteValue.run(ref),
-      getIndex: (name) => q.getIndex.get(name) as string | undefined,
-      setIndex: (name, value) => void q.setIndex.run(name, value),
+    this.#q = q;
+    this.#run = this.db.transaction((fn: (tx: BackendTx) => unknown) => fn(this.#txView()));
+  }
+
+  /**
+   * The transaction's view of the database, with a read cache valid for its
+   * lifetime only (inside IMMEDIATE nobody else writes): a put reads the same
+   * counts, nodes and index records several times, and each statement costs
+   * microseconds.
+   */
+  #txView(): BackendTx {
+    const q = this.#q;
+    let entries: number | undefined;
+    let leaves: number | undefined;
+    const nodes = new Map<string, Uint8Array | undefined>();
+    const index = new Map<string, string | undefined>();
+    return {
+      entryCount: () => (entries ??= q.entryCount!.get() as number),
+      getEntry: (seq) => bytes(q.getEntry!.get(seq) as Buffer | undefined),
+      putEntry: (seq, b) => {
+        q.putEntry!.run(seq, b);
+        if (entries !== undefined && seq >= entries) entries = seq + 1;
+      },
+      getValue: (ref) => bytes(q.getValue!.get(ref) as Buffer | undefined),
+      putValue: (ref, b) => void q.putValue!.run(ref, b),
+      deleteValue: (ref) => void q.deleteValue!.run(ref),
+      getIndex: (name) => {
+        if (!index.has(name)) index.set(name, q.getIndex!.get(name) as string | undefined);
+        return index.get(name);
+      },
+      setIndex: (name, value) => {
+        q.setIndex!.run(name, value);
+        index.set(name, value);
+      },
       nodes: {
-        leafCount: () => q.leafCount.get() as number,
-        get: (level, i) => bytes(q.getNode.get(level, i) as Buffer | undefined),
-        set: (level, i, hash) => void q.setNode.run(level, i, hash),
+        leafCount: () => (leaves ??= q.leafCount!.get() as number),
+        get: (level, i) => {
+          const k = `${level}/${i}`;
+          if (!nodes.has(k)) nodes.set(k, bytes(q.getNode!.get(level, i) as Buffer | undefined));
+          return nodes.get(k);
+        },
+        set: (level, i, hash) => {
+          q.setNode!.run(level, i, hash);
+          nodes.set(`${level}/${i}`, hash.slice());
+          if (level === 0 && leaves !== undefined && i >= leaves) leaves = i + 1;
+        },
       },
     };
-    this.#run = this.db.transaction((fn: (tx: BackendTx) => unknown) => fn(this.#tx));
   }
 
   async transaction<T>(fn: (tx: BackendTx) => T): Promise<T> {

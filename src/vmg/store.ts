@@ -6,9 +6,8 @@ import { MerkleTree } from '../tlog/tree.js';
 import { signCheckpoint, type Checkpoint } from '../tlog/checkpoint.js';
 import type { NoteSigner } from '../tlog/note.js';
 import { MemoryBackend, type BackendTx, type StorageBackend } from './backend.js';
-import {
-  decodeEntry, encodeEntry, HEAD_INDEX, keyIndexName, sessionIndexName, valueRef, type KeyIndex, type LogEntry,
-} from './entry.js';
+import { decodeEntry, encodeEntry, HEAD_INDEX, sessionIndexName, valueRef, type LogEntry } from './entry.js';
+import { KeyView } from './key-view.js';
 import { ImmutableRecordError, MemoryStoreError, VersionConflictError } from './errors.js';
 import {
   DERIVED_KINDS, POLICY_TAGS, PROVENANCE_KINDS, type ContentGuard, type MemoryRecord, type PolicyTag, type Provenance,
@@ -125,29 +124,26 @@ export class VmgMemoryStore {
     const flagged = this.#flags(bytes);
     const quarantined = DERIVED_KINDS.includes(kind) || flagged.length > 0;
     const outcome = await this.#backend.transaction((tx) => {
-      const index = readKeyIndex(tx, ns, key);
-      const latest = index?.latest ?? 0;
+      const view = new KeyView(tx, ns, key);
+      const latest = view.latest;
       if (options.expectedVersion !== undefined && options.expectedVersion !== latest) {
         return { conflict: latest } as const;
       }
-      const prior = index?.versions.find((v) => v.v === latest);
+      const prior = view.version(latest);
       if (prior && prior.policy === 'immutable' && !prior.erased) {
         this.#append(tx, { op: 'refused', ns, key, version: latest, provenance: this.#provenance(kind), detail: { operation: 'put' } });
         return { refused: true } as const;
       }
       const version = latest + 1;
-      const parentHash = prior ? this.#entryAt(tx, prior.seq).write_hash ?? null : null;
+      const parentHash = prior ? prior.hash : null;
       const provenance = this.#provenance(kind);
       const detail = flagged.length > 0 ? { guard: flagged } : undefined;
       const seq = this.#append(tx, {
         op: 'put', ns, key, version, policy_tag: policy, provenance, write_hash: writeHash, parent_hash: parentHash, quarantined, detail,
       });
       this.#storeValue(tx, ns, key, version, policy, bytes);
-      writeKeyIndex(tx, ns, key, {
-        latest: version,
-        forgotten: false,
-        versions: [...(index?.versions ?? []), { v: version, seq, policy, session: this.sessionId, quarantined, erased: false }],
-      });
+      view.saveVersion({ v: version, seq, hash: writeHash, policy, session: this.sessionId, quarantined, erased: false });
+      view.saveHead({ latest: version, forgotten: false });
       return { record: { namespace: ns, key, value: JSON.parse(decoder.decode(bytes)), version, policy_tag: policy, provenance, write_hash: writeHash, parent_hash: parentHash, quarantined, seq } };
     });
     if ('conflict' in outcome) throw new VersionConflictError(key, options.expectedVersion!, outcome.conflict!);
@@ -165,12 +161,10 @@ export class VmgMemoryStore {
     const ns = checkNamespace(options.namespace);
     if (options.asOf !== undefined) assertInteger(options.asOf, 'asOf', 1, Number.MAX_SAFE_INTEGER);
     return this.#backend.transaction((tx) => {
-      const index = readKeyIndex(tx, ns, key);
-      if (!index) return undefined;
-      const candidates = index.versions
-        .filter((v) => (options.asOf === undefined ? true : v.v === options.asOf))
-        .filter((v) => !v.erased && (options.includeQuarantined || !v.quarantined));
-      const chosen = candidates[candidates.length - 1];
+      const view = new KeyView(tx, ns, key);
+      const usable = (v: { erased: boolean; quarantined: boolean }) => !v.erased && (options.includeQuarantined === true || !v.quarantined);
+      const at = options.asOf === undefined ? undefined : view.version(options.asOf);
+      const chosen = options.asOf === undefined ? view.newest(usable) : at && usable(at) ? at : undefined;
       if (!chosen) return undefined;
       const record = this.#record(tx, ns, key, chosen.v, chosen.seq, chosen.quarantined);
       if (!record) return undefined;
@@ -188,9 +182,7 @@ export class VmgMemoryStore {
     checkKey(key);
     const ns = checkNamespace(options.namespace);
     return this.#backend.transaction((tx) => {
-      const index = readKeyIndex(tx, ns, key);
-      if (!index) return [];
-      return index.versions.map((v) => {
+      return new KeyView(tx, ns, key).versions().map((v) => {
         const record = this.#record(tx, ns, key, v.v, v.seq, v.quarantined, true)!;
         return { ...record, erased: v.erased || record.value === undefined };
       });
@@ -207,30 +199,30 @@ export class VmgMemoryStore {
     assertInteger(toVersion, 'toVersion', 1, Number.MAX_SAFE_INTEGER);
     if (typeof options.reason !== 'string' || options.reason.length === 0) throw new ParapetTypeError('"reason" must be a non-empty string');
     const outcome = await this.#backend.transaction((tx) => {
-      const index = readKeyIndex(tx, ns, key);
-      const target = index?.versions.find((v) => v.v === toVersion);
-      if (!index || !target) return { missing: true } as const;
-      const prior = index.versions.find((v) => v.v === index.latest)!;
+      const view = new KeyView(tx, ns, key);
+      const target = view.version(toVersion);
+      const prior = view.version(view.latest);
+      if (!target || !prior) return { missing: true } as const;
       if (prior.policy === 'immutable' && !prior.erased) {
-        this.#append(tx, { op: 'refused', ns, key, version: index.latest, provenance: this.#provenance('user'), detail: { operation: 'rollback', to: toVersion, reason: options.reason } });
+        this.#append(tx, { op: 'refused', ns, key, version: view.latest, provenance: this.#provenance('user'), detail: { operation: 'rollback', to: toVersion, reason: options.reason } });
         return { refused: true } as const;
       }
       const targetEntry = this.#entryAt(tx, target.seq);
       const bytes = target.erased ? undefined : this.#loadValue(tx, ns, key, toVersion, target.policy);
       if (!bytes) return { erased: true } as const;
-      const version = index.latest + 1;
+      const version = view.latest + 1;
       const provenance: Provenance = {
         ...this.#provenance(targetEntry.provenance.kind),
-        actor: this.agentId, reason: options.reason, rolled_back_from: index.latest, rolled_back_to: toVersion,
+        actor: this.agentId, reason: options.reason, rolled_back_from: view.latest, rolled_back_to: toVersion,
       };
-      const parentHash = this.#entryAt(tx, prior.seq).write_hash ?? null;
+      const parentHash = prior.hash;
       const writeHash = targetEntry.write_hash!;
       const seq = this.#append(tx, {
         op: 'rollback', ns, key, version, policy_tag: target.policy, provenance, write_hash: writeHash, parent_hash: parentHash, quarantined: target.quarantined,
       });
       this.#storeValue(tx, ns, key, version, target.policy, bytes);
-      index.versions.push({ v: version, seq, policy: target.policy, session: this.sessionId, quarantined: target.quarantined, erased: false });
-      writeKeyIndex(tx, ns, key, { ...index, latest: version, forgotten: false });
+      view.saveVersion({ v: version, seq, hash: writeHash, policy: target.policy, session: this.sessionId, quarantined: target.quarantined, erased: false });
+      view.saveHead({ latest: version, forgotten: false });
       return { record: { namespace: ns, key, value: JSON.parse(decoder.decode(bytes)), version, policy_tag: target.policy, provenance, write_hash: writeHash, parent_hash: parentHash, quarantined: target.quarantined, seq } };
     });
     if ('missing' in outcome) throw new MemoryStoreError(`"${key}" has no version ${toVersion}`, 'not-found');
@@ -244,16 +236,20 @@ export class VmgMemoryStore {
     checkKey(key);
     const ns = checkNamespace(options.namespace);
     const outcome = await this.#backend.transaction((tx) => {
-      const index = readKeyIndex(tx, ns, key);
-      if (!index) return { missing: true } as const;
-      if (index.versions.some((v) => v.policy === 'immutable' && !v.erased)) {
-        this.#append(tx, { op: 'refused', ns, key, version: index.latest, provenance: this.#provenance('user'), detail: { operation: 'forget' } });
+      const view = new KeyView(tx, ns, key);
+      if (!view.head) return { missing: true } as const;
+      const all = view.versions();
+      if (all.some((v) => v.policy === 'immutable' && !v.erased)) {
+        this.#append(tx, { op: 'refused', ns, key, version: view.latest, provenance: this.#provenance('user'), detail: { operation: 'forget' } });
         return { refused: true } as const;
       }
-      const erased = index.versions.filter((v) => !v.erased).map((v) => v.v);
-      for (const v of index.versions) this.#eraseValue(tx, ns, key, v.v);
-      this.#append(tx, { op: 'forget', ns, key, version: index.latest, provenance: this.#provenance('user'), detail: { erased, ...(options.reason ? { reason: options.reason } : {}) } });
-      writeKeyIndex(tx, ns, key, { ...index, forgotten: true, versions: index.versions.map((v) => ({ ...v, erased: true })) });
+      const erased = all.filter((v) => !v.erased).map((v) => v.v);
+      for (const v of all) {
+        this.#eraseValue(tx, ns, key, v.v);
+        if (!v.erased) view.saveVersion({ ...v, erased: true });
+      }
+      this.#append(tx, { op: 'forget', ns, key, version: view.latest, provenance: this.#provenance('user'), detail: { erased, ...(options.reason ? { reason: options.reason } : {}) } });
+      view.saveHead({ latest: view.latest, forgotten: true });
       return { erased };
     });
     if ('missing' in outcome) throw new MemoryStoreError(`"${key}" does not exist`, 'not-found');
@@ -271,12 +267,11 @@ export class VmgMemoryStore {
       const list = JSON.parse(tx.getIndex(sessionIndexName(sessionId)) ?? '[]') as [string, string, number][];
       const out: { namespace: string; key: string; version: number; policy_tag: PolicyTag }[] = [];
       for (const [ns, key, version] of list) {
-        const index = readKeyIndex(tx, ns, key);
-        const v = index?.versions.find((x) => x.v === version);
-        if (!index || !v || v.erased) continue;
+        const view = new KeyView(tx, ns, key);
+        const v = view.version(version);
+        if (!v || v.erased) continue;
         this.#eraseValue(tx, ns, key, version);
-        v.erased = true;
-        writeKeyIndex(tx, ns, key, index);
+        view.saveVersion({ ...v, erased: true });
         this.#append(tx, { op: 'purge', ns, key, version, provenance: this.#provenance('user'), detail: { session_id: sessionId, policy_tag: v.policy } });
         out.push({ namespace: ns, key, version, policy_tag: v.policy });
       }
@@ -305,9 +300,9 @@ export class VmgMemoryStore {
     const ns = checkNamespace(namespace);
     if (on && (typeof detail.reason !== 'string' || detail.reason.length === 0)) throw new ParapetTypeError('"reason" must be a non-empty string');
     const outcome = await this.#backend.transaction((tx) => {
-      const index = readKeyIndex(tx, ns, key);
-      const target = on ? index?.versions.find((v) => v.v === index.latest) : [...(index?.versions ?? [])].reverse().find((v) => v.quarantined && !v.erased);
-      if (!index || !target || target.erased) return { missing: true } as const;
+      const view = new KeyView(tx, ns, key);
+      const target = on ? view.version(view.latest) : view.newest((v) => v.quarantined && !v.erased);
+      if (!target || target.erased) return { missing: true } as const;
       if (!on) {
         const bytes = this.#loadValue(tx, ns, key, target.v, target.policy);
         const flagged = bytes ? this.#flags(bytes) : [];
@@ -316,8 +311,7 @@ export class VmgMemoryStore {
           return { needsForce: flagged } as const;
         }
       }
-      target.quarantined = on;
-      writeKeyIndex(tx, ns, key, index);
+      view.saveVersion({ ...target, quarantined: on });
       this.#append(tx, {
         op: on ? 'quarantine' : 'promote', ns, key, version: target.v,
         provenance: { ...this.#provenance('user'), actor: detail.approver ?? this.agentId, ...(detail.reason ? { reason: detail.reason } : {}) },
@@ -391,7 +385,9 @@ export class VmgMemoryStore {
     const bytes = encodeEntry({ v: 1, seq, prev, ...clean });
     tx.putEntry(seq, bytes);
     tree.appendLeafHash(hashLeaf(bytes));
-    tx.setIndex(HEAD_INDEX, JSON.stringify({ size: tree.size, root: toHex(tree.root()) }));
+    // Only the size: enough to notice a truncated log, and free. (A root here
+    // cost log n node hashes per write; verify() recomputes the root anyway.)
+    tx.setIndex(HEAD_INDEX, String(tree.size));
     return seq;
   }
 
@@ -443,13 +439,4 @@ export class VmgMemoryStore {
       provenance: entry.provenance, write_hash: entry.write_hash!, parent_hash: entry.parent_hash ?? null, quarantined, seq,
     };
   }
-}
-
-function readKeyIndex(tx: BackendTx, ns: string, key: string): KeyIndex | undefined {
-  const raw = tx.getIndex(keyIndexName(ns, key));
-  return raw === undefined ? undefined : (JSON.parse(raw) as KeyIndex);
-}
-
-function writeKeyIndex(tx: BackendTx, ns: string, key: string, index: KeyIndex): void {
-  tx.setIndex(keyIndexName(ns, key), JSON.stringify(index));
 }

@@ -1,0 +1,70 @@
+// Memory-store benchmarks (issue: vmg): governance overhead on SQLite against
+// a bare better-sqlite3 insert in the same run, canonical JSON + hash, puts/s,
+// verify() entries/s and get-with-proof at 1M entries on the memory backend.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { init, VmgMemoryStore, MemoryBackend, canonicalJsonBytes } from '../dist/vmg.js';
+import { SqliteBackend } from '../dist/vmg-sqlite.js';
+import { sha256 } from '../dist/index.js';
+import { runSuite, stamp, writeSection } from './harness.mjs';
+
+await init();
+const dir = mkdtempSync(join(tmpdir(), 'parapet-bench-'));
+const value1k = { text: 'x'.repeat(1000) };
+const lines = [];
+
+// 1. put latency on SQLite (WAL, synchronous=FULL) against a bare insert of the same bytes.
+{
+  const bare = new Database(join(dir, 'bare.db'));
+  bare.pragma('journal_mode = WAL');
+  bare.pragma('synchronous = FULL');
+  bare.exec('CREATE TABLE t (k TEXT PRIMARY KEY, v BLOB NOT NULL) WITHOUT ROWID');
+  const insert = bare.prepare('INSERT INTO t (k, v) VALUES (?, ?)');
+  const bytes = canonicalJsonBytes(value1k);
+  const store = await VmgMemoryStore.open({ backend: new SqliteBackend(join(dir, 'vmg.db')), agentId: 'bench', sessionId: 's' });
+  let i = 0;
+  let j = 0;
+  const rows = await runSuite('sqlite put', [
+    { name: 'bare better-sqlite3 insert (1 KiB)', fn: () => insert.run(`k${i++}`, bytes) },
+    { name: 'VmgMemoryStore.put on SqliteBackend (1 KiB)', defer: true, fn: () => store.put(`k${j++}`, value1k, { policyTag: 'persistent' }) },
+  ]);
+  const [b, v] = rows;
+  lines.push(`| put latency, SQLite WAL + synchronous=FULL, 1 KiB | ${v.meanUs.toFixed(1)} µs vs bare insert ${b.meanUs.toFixed(1)} µs = **${(v.meanUs / b.meanUs).toFixed(2)}×** | ≤ 1.05× |`);
+  await store.close();
+  bare.close();
+}
+
+// 2. canonicalise + hash of a 512-byte record.
+{
+  const record = { key: 'prefs/cuisine', value: { likes: ['italian', 'greek'], note: 'y'.repeat(380) }, provenance: { agent_id: 'a', session_id: 's', timestamp: 1700000000000, kind: 'user' }, policy_tag: 'persistent', version: 3 };
+  const rows = await runSuite('canonical', [
+    { name: 'canonicalJsonBytes + sha256', fn: () => sha256(canonicalJsonBytes(record)) },
+    { name: 'JSON.stringify + encode + sha256 (not canonical, reference)', fn: () => sha256(new TextEncoder().encode(JSON.stringify(record))) },
+  ]);
+  lines.push(`| canonicalise + hash, 512 B record | ${rows[0].meanUs.toFixed(2)} µs (JSON.stringify + hash: ${rows[1].meanUs.toFixed(2)} µs) | ≤ 5 µs |`);
+}
+
+// 3. MemoryBackend puts/s, verify entries/s, get with proof at 1M entries.
+{
+  const store = await VmgMemoryStore.open({ backend: new MemoryBackend(), agentId: 'bench', sessionId: 's' });
+  const N = Number(process.env.BENCH_VMG_ENTRIES ?? 1_000_000);
+  const small = { v: 'value of a modest memory entry' };
+  const t0 = performance.now();
+  for (let i = 0; i < N; i++) await store.put(`key/${i % 50_000}`, small, { policyTag: 'persistent' });
+  const putRate = N / ((performance.now() - t0) / 1000);
+  lines.push(`| MemoryBackend puts (${N.toLocaleString('en')} puts over 50k keys) | ${Math.round(putRate).toLocaleString('en')} puts/s | ≥ 100k/s |`);
+  let k = 0;
+  const rows = await runSuite('get@N', [{ name: 'get with proof', defer: true, fn: () => store.get(`key/${(k++ * 7919) % 50_000}`) }]);
+  lines.push(`| get with inclusion proof at ${N.toLocaleString('en')} entries | ${rows[0].meanUs.toFixed(1)} µs | ≤ 50 µs |`);
+  const t1 = performance.now();
+  const report = await store.verify();
+  const verifyRate = report.size / ((performance.now() - t1) / 1000);
+  if (!report.ok) throw new Error('verify failed on an untouched store');
+  lines.push(`| verify() over ${report.size.toLocaleString('en')} entries | ${Math.round(verifyRate).toLocaleString('en')} entries/s | ≥ 300k/s |`);
+}
+
+const md = [`_${stamp()}_`, '', '| what | measured | target |', '|---|---|---|', ...lines].join('\n');
+console.log(md);
+writeSection('vmg', `## Memory store\n\n${md}`);
