@@ -19,13 +19,15 @@ export default defineConfig({
         'vmg-sqlite': 'src/vmg/sqlite.ts',
         'vmg-indexeddb': 'src/vmg/indexeddb.ts',
         hooks: 'src/hooks/index.ts',
+        skills: 'src/skills/index.ts',
+        'skills-node': 'src/skills/node.ts',
         cli: 'src/cli/main.ts',
       },
       formats: ['es'],
     },
     rollupOptions: {
       // The edge entry imports core.wasm as a module for the runtime's loader to compile.
-      external: [/\.wasm$/, /^node:/, 'better-sqlite3'],
+      external: [/\.wasm$/, /^node:/, 'better-sqlite3', 'yaml', 'hash-wasm', '@noble/ed25519'],
       output: {
         entryFileNames: '[name].js',
         chunkFileNames: 'chunks/[name]-[hash].js',

@@ -1,5 +1,5 @@
 import * as ed from '@noble/ed25519';
-import { createSHA512 } from 'hash-wasm';
+import { initHashes, sha512 as wasmSha512 } from './hashes.js';
 import { assertBytes, ParapetStateError } from '../bindings/errors.js';
 
 /**
@@ -27,18 +27,14 @@ export function initEd25519(sha512?: Sha512): Promise<void> {
     ready = true;
     return Promise.resolve();
   }
-  pending ??= createSHA512().then(
-    (hasher) => {
-      ed.hashes.sha512 = ((message: Uint8Array) => {
-        hasher.init();
-        hasher.update(message);
-        return hasher.digest('binary');
-      }) as NobleSha512;
+  pending ??= initHashes().then(
+    () => {
+      ed.hashes.sha512 = wasmSha512 as NobleSha512;
       ready = true;
     },
     (cause: unknown) => {
       pending = undefined;
-      throw new ParapetStateError(`parapet: could not load SHA-512 for Ed25519 (${String(cause)})`, 'init-failed', { cause });
+      throw cause;
     },
   );
   return pending;

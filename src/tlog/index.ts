@@ -25,3 +25,4 @@ export {
   type CheckpointFailure, type OpenCheckpointOptions,
 } from './checkpoint.js';
 export { CheckpointWitness, type WitnessResult, type WitnessFailure, type WitnessState } from './witness.js';
+export { AuditLog } from './audit.js';

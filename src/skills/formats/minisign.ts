@@ -1,0 +1,66 @@
+import { fromBase64 } from '../../bindings/encoding.js';
+import { blake2b512 } from '../../crypto/hashes.js';
+import { ed25519Verify } from '../../crypto/ed25519.js';
+
+/**
+ * minisign (jedisct1) public keys and signatures, Ed25519 only:
+ * - public key: base64("Ed" ‖ key id[8] ‖ public key[32]);
+ * - signature file: "untrusted comment: …", base64(alg[2] ‖ key id[8] ‖ sig[64]),
+ *   "trusted comment: …", base64(global sig[64]). alg "ED" signs
+ *   BLAKE2b-512(file) (the default since 0.10), "Ed" the file itself (legacy);
+ *   the global signature covers sig ‖ trusted comment, so the comment cannot be
+ *   swapped.
+ */
+export interface MinisignKey {
+  readonly keyId: Uint8Array;
+  readonly publicKey: Uint8Array;
+}
+
+export interface MinisignSignature {
+  readonly prehashed: boolean;
+  readonly keyId: Uint8Array;
+  readonly signature: Uint8Array;
+  readonly trustedComment: string;
+  readonly globalSignature: Uint8Array;
+}
+
+/** Parse a public key: the bare base64 line or a whole .pub file. Undefined if it is not one. */
+export function parseMinisignPublicKey(text: string): MinisignKey | undefined {
+  const line = text.split('\n').map((l) => l.trim()).find((l) => l.startsWith('RW'));
+  if (!line) return undefined;
+  try {
+    const raw = fromBase64(line);
+    if (raw.length !== 42 || raw[0] !== 0x45 || raw[1] !== 0x64) return undefined;
+    return { keyId: raw.slice(2, 10), publicKey: raw.slice(10) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Parse a .minisig file; undefined when malformed (never throws). */
+export function parseMinisignSignature(text: string): MinisignSignature | undefined {
+  const lines = text.replace(/\r\n/g, '\n').split('\n');
+  if (lines.length < 4 || !lines[0]!.startsWith('untrusted comment:') || !lines[2]!.startsWith('trusted comment: ')) return undefined;
+  try {
+    const sig = fromBase64(lines[1]!.trim());
+    const global = fromBase64(lines[3]!.trim());
+    if (sig.length !== 74 || global.length !== 64) return undefined;
+    const alg = String.fromCharCode(sig[0]!, sig[1]!);
+    if (alg !== 'ED' && alg !== 'Ed') return undefined;
+    return { prehashed: alg === 'ED', keyId: sig.slice(2, 10), signature: sig.slice(10), trustedComment: lines[2]!.slice('trusted comment: '.length), globalSignature: global };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Verify `message` against a parsed signature and key: both the signature and the trusted-comment signature. */
+export function verifyMinisign(message: Uint8Array, sig: MinisignSignature, key: MinisignKey): boolean {
+  if (!sig.keyId.every((b, i) => b === key.keyId[i])) return false;
+  const signed = sig.prehashed ? blake2b512(message) : message;
+  if (!ed25519Verify(sig.signature, signed, key.publicKey)) return false;
+  const comment = new TextEncoder().encode(sig.trustedComment);
+  const global = new Uint8Array(64 + comment.length);
+  global.set(sig.signature);
+  global.set(comment, 64);
+  return ed25519Verify(sig.globalSignature, global, key.publicKey);
+}

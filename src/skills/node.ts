@@ -1,0 +1,33 @@
+/**
+ * parapet/skills/node — load a skill folder from disk into a bundle (Node only).
+ * Symlinks are refused: one could point outside the folder, and a signature
+ * over a link says nothing about what it points at.
+ */
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { ParapetRangeError } from '../bindings/errors.js';
+import type { SkillBundle } from './bundle.js';
+
+export function loadSkillFolder(dir: string, options: { maxFiles?: number; maxBytes?: number } = {}): SkillBundle {
+  const maxFiles = options.maxFiles ?? 10_000;
+  const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+  const files = new Map<string, Uint8Array>();
+  let total = 0;
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const full = join(d, name);
+      const st = lstatSync(full);
+      const rel = relative(dir, full).split(sep).join('/');
+      if (st.isSymbolicLink()) throw new ParapetRangeError(`"${rel}" is a symbolic link; skill bundles may not contain links`, 'invalid-value');
+      if (st.isDirectory()) walk(full);
+      else if (st.isFile()) {
+        if (files.size >= maxFiles) throw new ParapetRangeError(`more than ${maxFiles} files`, 'invalid-value');
+        total += st.size;
+        if (total > maxBytes) throw new ParapetRangeError(`more than ${maxBytes} bytes`, 'invalid-value');
+        files.set(rel, new Uint8Array(readFileSync(full)));
+      } else throw new ParapetRangeError(`"${rel}" is not a regular file`, 'invalid-value');
+    }
+  };
+  walk(dir);
+  return { files };
+}

@@ -1,0 +1,166 @@
+import { fromBase64 } from '../bindings/encoding.js';
+import { ParapetRangeError, ParapetTypeError } from '../bindings/errors.js';
+import { canonicalJsonBytes } from '../canonical/jcs.js';
+import { ed25519Verify } from '../crypto/ed25519.js';
+import { parseMinisignPublicKey, type MinisignKey } from './formats/minisign.js';
+import { parseSshPublicKey } from './formats/sshsig.js';
+import { fingerprint } from './statement.js';
+
+/** A key the operator trusts, pinned by fingerprint. */
+export interface TrustedKeyConfig {
+  /** `sha256:<hex>` of the raw 32-byte Ed25519 public key. */
+  readonly fingerprint: string;
+  /** The key itself, needed for minisign (whose signatures name only a key id): raw base64, a minisign key or an ssh-ed25519 line. */
+  readonly publicKey?: string;
+  /** Who this key is, for reports. */
+  readonly signer?: string;
+  /** If set, the key may sign only these skill names. */
+  readonly names?: readonly string[];
+}
+
+export interface PublisherConfig {
+  /** The publisher's domain; its key URL must be on it or a subdomain. */
+  readonly domain: string;
+  /** Where its keys are published, e.g. https://example.com/.well-known/parapet-skill-keys.json */
+  readonly url: string;
+}
+
+export interface TrustRootConfig {
+  readonly keys?: readonly TrustedKeyConfig[];
+  readonly publishers?: readonly PublisherConfig[];
+  /** Skill names always refused / the only names accepted. */
+  readonly deny?: readonly string[];
+  readonly allow?: readonly string[];
+  /** When a name is on both lists: 'deny' (default) wins, or 'allow' wins. */
+  readonly precedence?: 'deny' | 'allow';
+  /** A signed revocation list (JSON text, see `RevocationList`) and the fingerprints allowed to sign it. */
+  readonly revocations?: string;
+  readonly revocationSigners?: readonly string[];
+}
+
+export interface TrustedKey {
+  readonly fingerprint: string;
+  readonly publicKey?: Uint8Array;
+  readonly minisign?: MinisignKey;
+  readonly signer: string;
+  readonly names?: readonly string[];
+}
+
+/** The signed body of a revocation list. */
+export interface RevocationList {
+  readonly type: 'parapet-skill-revocations/v1';
+  readonly issued_at: number;
+  readonly expires_at: number;
+  readonly keys: readonly string[];
+  readonly skills: readonly { readonly name: string; readonly version?: string }[];
+}
+
+const FP = /^sha256:[0-9a-f]{64}$/;
+
+function keyBytes(text: string): { raw: Uint8Array; minisign?: MinisignKey } {
+  const minisign = parseMinisignPublicKey(text);
+  if (minisign) return { raw: minisign.publicKey, minisign };
+  const ssh = parseSshPublicKey(text);
+  if (ssh) return { raw: ssh };
+  const raw = fromBase64(text.trim());
+  if (raw.length !== 32) throw new ParapetRangeError('a public key must be 32 bytes', 'invalid-value');
+  return { raw };
+}
+
+/**
+ * The operator's trust root, validated once. Configuration errors (a bad
+ * fingerprint, a key that does not match its pin, a revocation list that does
+ * not verify) throw typed errors: they are the operator's, not an attacker's.
+ */
+export class TrustRoot {
+  readonly keys: readonly TrustedKey[];
+  readonly deny: ReadonlySet<string>;
+  readonly allow: ReadonlySet<string> | undefined;
+  readonly precedence: 'deny' | 'allow';
+  readonly revocations: RevocationList | undefined;
+  readonly publishers: readonly PublisherConfig[];
+
+  constructor(config: TrustRootConfig, extraKeys: readonly TrustedKey[] = []) {
+    if (typeof config !== 'object' || config === null) throw new ParapetTypeError('"trustRoot" must be an object');
+    this.keys = [...(config.keys ?? []).map((k, i) => TrustRoot.#key(k, i)), ...extraKeys];
+    this.deny = new Set(config.deny ?? []);
+    this.allow = config.allow ? new Set(config.allow) : undefined;
+    this.precedence = config.precedence ?? 'deny';
+    if (this.precedence !== 'deny' && this.precedence !== 'allow') throw new ParapetRangeError('"precedence" must be deny or allow', 'invalid-value');
+    this.publishers = config.publishers ?? [];
+    this.revocations = config.revocations === undefined ? undefined : TrustRoot.#revocations(config.revocations, config.revocationSigners ?? []);
+  }
+
+  static #key(k: TrustedKeyConfig, i: number): TrustedKey {
+    if (!FP.test(k?.fingerprint ?? '')) throw new ParapetRangeError(`"keys[${i}].fingerprint" must be sha256:<64 hex>`, 'invalid-value');
+    if (k.publicKey === undefined) return { fingerprint: k.fingerprint, signer: k.signer ?? k.fingerprint, ...(k.names ? { names: k.names } : {}) };
+    const { raw, minisign } = keyBytes(k.publicKey);
+    if (fingerprint(raw) !== k.fingerprint) throw new ParapetRangeError(`"keys[${i}].publicKey" does not match its fingerprint`, 'invalid-value');
+    return { fingerprint: k.fingerprint, publicKey: raw, ...(minisign ? { minisign } : {}), signer: k.signer ?? k.fingerprint, ...(k.names ? { names: k.names } : {}) };
+  }
+
+  static #revocations(text: string, signers: readonly string[]): RevocationList {
+    let doc: { revocations: RevocationList; public_key: string; signature: string };
+    try {
+      doc = JSON.parse(text);
+    } catch {
+      throw new ParapetRangeError('"revocations" is not JSON', 'invalid-value');
+    }
+    const list = doc?.revocations;
+    if (list?.type !== 'parapet-skill-revocations/v1' || !Number.isSafeInteger(list.expires_at) || !Array.isArray(list.keys) || !Array.isArray(list.skills)) {
+      throw new ParapetRangeError('"revocations" is not a parapet revocation list', 'invalid-value');
+    }
+    const pk = fromBase64(String(doc.public_key));
+    if (!signers.includes(fingerprint(pk))) throw new ParapetRangeError('"revocations" is signed by a key not in "revocationSigners"', 'invalid-value');
+    if (!ed25519Verify(fromBase64(String(doc.signature)), canonicalJsonBytes(list), pk)) {
+      throw new ParapetRangeError('"revocations" signature does not verify', 'invalid-value');
+    }
+    return list;
+  }
+
+  byFingerprint(fp: string): TrustedKey | undefined {
+    return this.keys.find((k) => k.fingerprint === fp);
+  }
+
+  /** Is this skill name refused by the allow/deny lists? */
+  nameRefused(name: string): string | undefined {
+    const denied = this.deny.has(name);
+    const allowed = this.allow === undefined || this.allow.has(name);
+    if (denied && this.allow?.has(name)) return this.precedence === 'deny' ? `"${name}" is on both lists and deny wins` : undefined;
+    if (denied) return `"${name}" is on the deny list`;
+    if (!allowed) return `"${name}" is not on the allow list`;
+    return undefined;
+  }
+}
+
+/**
+ * Fetch each publisher's keys from its well-known URL and return a trust
+ * root that includes them. `fetch` is the caller's; redirects are refused
+ * (a redirect could lead off the publisher's domain), the URL must be https
+ * on the publisher's domain or a subdomain, and a failed publisher throws.
+ */
+export async function resolvePublishers(config: TrustRootConfig, fetchFn: typeof fetch): Promise<TrustRoot> {
+  const extra: TrustedKey[] = [];
+  for (const [i, p] of (config.publishers ?? []).entries()) {
+    let url: URL;
+    try {
+      url = new URL(p.url);
+    } catch {
+      throw new ParapetRangeError(`"publishers[${i}].url" is not a URL`, 'invalid-value');
+    }
+    const domain = p.domain.toLowerCase().replace(/\.$/, '');
+    const host = url.hostname.toLowerCase();
+    if (url.protocol !== 'https:') throw new ParapetRangeError(`"publishers[${i}].url" must be https`, 'invalid-value');
+    if (host !== domain && !host.endsWith(`.${domain}`)) throw new ParapetRangeError(`"publishers[${i}].url" is not on ${domain}`, 'invalid-value');
+    const response = await fetchFn(url.href, { redirect: 'error' });
+    if (!response.ok) throw new ParapetRangeError(`publisher ${domain}: ${url.href} answered ${response.status}`, 'invalid-value');
+    if (response.redirected) throw new ParapetRangeError(`publisher ${domain}: redirected`, 'invalid-value');
+    const body = (await response.json()) as { keys?: { public_key?: string }[] };
+    for (const k of body?.keys ?? []) {
+      const raw = fromBase64(String(k.public_key));
+      if (raw.length !== 32) throw new ParapetRangeError(`publisher ${domain}: a key is not 32 bytes`, 'invalid-value');
+      extra.push({ fingerprint: fingerprint(raw), publicKey: raw, signer: domain });
+    }
+  }
+  return new TrustRoot(config, extra);
+}
