@@ -10,6 +10,7 @@ export {
   statsVariance, statsZScore, gaussPush, gaussScore,
 } from './entropy';
 export { MODE_TEXT, MODE_JSON, MAX_SHINGLE_K, featurize, shingles } from './tokenizer';
+export { linearLogit } from './linear';
 
 /** First byte past the module's static data: the bindings' arena starts here. */
 export function heapBase(): usize {

@@ -31,6 +31,8 @@ export interface CoreExports {
 
   featurize(ptr: number, len: number, mode: number, buckets: number, nMin: number, nMax: number, out: number, cap: number): number;
   shingles(ptr: number, len: number, mode: number, k: number, out: number, cap: number): number;
+
+  linearLogit(ids: number, n: number, counts: number, weights: number, bias: number): number;
 }
 
 /** The ABI this build of the bindings speaks; core.wasm must report the same. */

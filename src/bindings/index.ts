@@ -9,6 +9,7 @@ export type { Sha256Hasher } from './sha256.js';
 export { shannonEntropy, logprobEntropy, logprobEntropies, RunningStats, DiagonalGaussian } from './stats.js';
 export type { RunningStatsState, DiagonalGaussianState } from './stats.js';
 export { normalizeText, featurize, shingles } from './text.js';
+export { LinearModel } from './linear.js';
 export type { FeaturizeOptions, TokenizeMode } from './text.js';
 export { toHex, fromHex, toBase64, fromBase64 } from './encoding.js';
 export { ParapetTypeError, ParapetRangeError, ParapetStateError } from './errors.js';

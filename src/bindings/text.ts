@@ -74,6 +74,16 @@ const encoder = new TextEncoder();
  * with repeats (a bag of features); the same input always gives the same ids.
  */
 export function featurize(text: string | Uint8Array, options: FeaturizeOptions = {}): Uint32Array {
+  const { out, count } = featurizeInPlace(text, options);
+  return heapU32().slice(out >>> 2, (out >>> 2) + count);
+}
+
+/**
+ * Featurize into scratch wasm memory and leave the ids there (for a model
+ * that scores them in the core without a copy). Valid until the next call
+ * that uses scratch memory.
+ */
+export function featurizeInPlace(text: string | Uint8Array, options: FeaturizeOptions = {}): { out: number; count: number; buckets: number } {
   const buckets = options.buckets ?? 4096;
   const [nMin, nMax] = options.charNgrams ?? [3, 5];
   assertInteger(buckets, 'buckets', 1, 2 ** 31);
@@ -89,7 +99,7 @@ export function featurize(text: string | Uint8Array, options: FeaturizeOptions =
   const cap = capacityFor(len);
   const count = getCore().featurize(ptr, len, mode, buckets >>> 0, nMin, nMax, out, cap) >>> 0;
   if (count > cap) throw new Error(`parapet: featurize bound ${cap} below the core's ${count}; bindings and core.wasm disagree`);
-  return heapU32().slice(out >>> 2, (out >>> 2) + count);
+  return { out, count, buckets };
 }
 
 /**

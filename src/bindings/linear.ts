@@ -1,0 +1,49 @@
+import { assertFinite, describe, ParapetRangeError, ParapetStateError, ParapetTypeError } from './errors.js';
+import { getCore, heapF32, heapU8 } from './instance.js';
+import { OwnedBlock } from './owned.js';
+import { featurizeInPlace, type FeaturizeOptions } from './text.js';
+
+/**
+ * A linear model over `featurize` ids, scored in the core without copying
+ * the ids out: x_j = log1p(count_j), L2-normalised, logit = bias + w·x.
+ * Weights live in wasm memory (4 bytes per bucket).
+ */
+export class LinearModel {
+  readonly buckets: number;
+  readonly bias: number;
+  readonly features: FeaturizeOptions;
+  #weights: OwnedBlock | undefined;
+  #counts: OwnedBlock | undefined;
+
+  constructor(weights: Float32Array, bias: number, features: Omit<FeaturizeOptions, 'buckets'> = {}) {
+    if (!(weights instanceof Float32Array)) throw new ParapetTypeError(`"weights" must be a Float32Array, got ${describe(weights)}`);
+    if (weights.length === 0 || weights.length > 2 ** 24) throw new ParapetRangeError(`"weights" must have 1 to 2^24 entries`, 'invalid-value');
+    assertFinite(bias, 'bias');
+    for (let i = 0; i < weights.length; i++) if (!Number.isFinite(weights[i]!)) throw new ParapetRangeError(`"weights[${i}]" is not finite`, 'invalid-value');
+    this.buckets = weights.length;
+    this.bias = bias;
+    this.features = { ...features, buckets: weights.length };
+    this.#weights = new OwnedBlock(this, weights.length * 4);
+    this.#counts = new OwnedBlock(this, weights.length * 4);
+    heapF32().set(weights, this.#weights.ptr >>> 2);
+    heapU8().fill(0, this.#counts.ptr, this.#counts.ptr + weights.length * 4);
+  }
+
+  /** The logit of `text` (or UTF-8 bytes, taken as normalised). */
+  logit(text: string | Uint8Array): number {
+    if (!this.#weights || !this.#counts) throw new ParapetStateError('LinearModel was destroyed', 'destroyed');
+    const { out, count } = featurizeInPlace(text, this.features);
+    return getCore().linearLogit(out, count, this.#counts.ptr, this.#weights.ptr, this.bias);
+  }
+
+  /** P(positive) = sigmoid(logit). */
+  probability(text: string | Uint8Array): number {
+    return 1 / (1 + Math.exp(-this.logit(text)));
+  }
+
+  destroy(): void {
+    this.#weights?.release();
+    this.#counts?.release();
+    this.#weights = this.#counts = undefined;
+  }
+}
