@@ -21,6 +21,7 @@ export default defineConfig({
         hooks: 'src/hooks/index.ts',
         skills: 'src/skills/index.ts',
         'skills-node': 'src/skills/node.ts',
+        ipi: 'src/ipi/index.ts',
         cli: 'src/cli/main.ts',
       },
       formats: ['es'],

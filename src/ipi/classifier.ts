@@ -1,0 +1,38 @@
+import { decodeBase64Unchecked } from '../bindings/encoding.js';
+import { LinearModel } from '../bindings/linear.js';
+import { MODEL_META, MODEL_WEIGHTS_BASE64 } from './model.generated.js';
+import { windows } from './windows.js';
+
+/** What the detector needs from a classifier: P(injection) of a text. */
+export interface IpiClassifier {
+  probability(text: string): number;
+}
+
+/** Probability thresholds calibrated on benign training text (models/ipi-classifier.json). */
+export const THRESHOLDS: { readonly low: number; readonly medium: number; readonly high: number } = MODEL_META.thresholds;
+
+/**
+ * The embedded linear model, scored in the core: the highest probability of
+ * the whole text and of each window (see `windows`).
+ */
+export class CoreClassifier implements IpiClassifier {
+  readonly #model: LinearModel;
+
+  constructor(model?: LinearModel) {
+    this.#model = model ?? new LinearModel(new Float32Array(decodeBase64Unchecked(MODEL_WEIGHTS_BASE64).slice().buffer), MODEL_META.bias, {
+      charNgrams: [MODEL_META.charNgrams[0], MODEL_META.charNgrams[1]],
+    });
+  }
+
+  probability(text: string): number {
+    let best = this.#model.probability(text);
+    const parts = windows(text);
+    if (parts.length > 1) for (const w of parts) best = Math.max(best, this.#model.probability(w));
+    return best;
+  }
+
+  /** The logit of the whole text, no windows (for parity checks against the ONNX export). */
+  logit(text: string): number {
+    return this.#model.logit(text);
+  }
+}

@@ -1,0 +1,246 @@
+import { DiagonalGaussian, logprobEntropy, RunningStats, shingles } from '../bindings/index.js';
+import { ParapetTypeError } from '../bindings/errors.js';
+import { entities, stringLeaves } from './entities.js';
+import { windows } from './windows.js';
+import type { IpiClassifier } from './classifier.js';
+import type { IpiLevel, IpiRisk, Observation, SignalName, SignalReport, ToolCall } from './types.js';
+
+/** What a session needs from its detector. */
+export interface SessionContext {
+  readonly classifier: IpiClassifier;
+  readonly thresholds: { readonly low: number; readonly medium: number; readonly high: number };
+  readonly threshold: number;
+  readonly warmup: number;
+  readonly hiddenReference?: DiagonalGaussian;
+  readonly probe?: { readonly weights: ArrayLike<number>; readonly bias: number };
+}
+
+const SIGNALS: SignalName[] = ['content', 'provenance', 'surprise', 'entropy', 'hiddenState'];
+const MAX_K = 3;
+/** Argument text shorter than this is not scored for content (it is a name, an id, a channel). */
+const MIN_CONTENT = 40;
+
+/** One window of an untrusted tool result: its injection risk and word shingles. */
+interface Source {
+  readonly toolName?: string;
+  /** P(injection) of this window. */
+  readonly risk: number;
+  readonly sets: Set<number>[]; // word shingles for k = 1..3
+}
+
+/**
+ * One agent session: what it has seen (trusted system/user text, untrusted
+ * tool results) and a running baseline per signal. Synchronous and
+ * allocation-light: `evaluate` is the pre-tool-call hot path.
+ */
+export class IpiSession {
+  readonly id: string;
+  readonly #ctx: SessionContext;
+  readonly #sources: Source[] = [];
+  readonly #trusted: Set<number>[] = [new Set(), new Set(), new Set()];
+  readonly #baseline = new RunningStats(SIGNALS.length);
+  /** Streaming word counts of trusted context and earlier calls, for surprise. */
+  readonly #counts = new Map<number, number>();
+  #total = 0;
+  #calls = 0;
+  #ended = false;
+
+  constructor(id: string, ctx: SessionContext) {
+    this.id = id;
+    this.#ctx = ctx;
+  }
+
+  get calls(): number {
+    return this.#calls;
+  }
+
+  /** Record content the agent saw. Tool results are untrusted and scored as they arrive. */
+  observe(observation: Observation): void {
+    if (this.#ended) return;
+    const { role, content } = observation ?? ({} as Observation);
+    if (role !== 'system' && role !== 'user' && role !== 'tool') throw new ParapetTypeError(`"role" must be system, user or tool`);
+    if (typeof content !== 'string') throw new ParapetTypeError(`"content" must be a string`);
+    if (role === 'tool') {
+      // Window by window: a value copied from the injected paragraph of an email
+      // is suspect, a value from its harmless header is not.
+      for (const w of windows(content)) {
+        const sets = [1, 2, 3].map((k) => new Set(shingles(w, k, { mode: 'text' })));
+        this.#sources.push({ ...(observation.toolName ? { toolName: observation.toolName } : {}), risk: this.#ctx.classifier.probability(w), sets });
+      }
+    } else {
+      const sets = [1, 2, 3].map((k) => new Set(shingles(content, k, { mode: 'text' })));
+      sets.forEach((s, i) => s.forEach((h) => this.#trusted[i]!.add(h)));
+      this.#count(sets[0]!);
+    }
+  }
+
+  /** Assess a pending call (no approval step: see IpiDetector for modes). */
+  evaluate(call: ToolCall, mode: 'warn' | 'block' | 'hil'): IpiRisk {
+    const started = performance.now();
+    if (typeof call?.name !== 'string') throw new ParapetTypeError(`"call.name" must be a string`);
+    const serialized = JSON.stringify({ name: call.name, arguments: call.arguments ?? null });
+    const values: Partial<Record<SignalName, number>> = {};
+    const details: Partial<Record<SignalName, string>> = {};
+
+    // Content: the call's argument text, not its JSON: a short structured call
+    // is not prose, and the classifier was trained on prose.
+    const argText = stringLeaves(call.arguments).map((l) => l.value).filter((v) => v.length >= 3).join('\n');
+    values.content = argText.length >= MIN_CONTENT ? this.#ctx.classifier.probability(argText) : 0;
+    const prov = this.#provenance(call.arguments);
+    values.provenance = prov.value;
+    if (prov.detail) details.provenance = prov.detail;
+    const words = new Set(shingles(serialized, 1, { mode: 'json' }));
+    values.surprise = this.#surprise(words);
+    if (call.logprobs && call.logprobs.length > 0) {
+      values.entropy = call.logprobs.reduce((a, row) => a + logprobEntropy(row as number[]), 0) / call.logprobs.length;
+    }
+    if (call.hiddenState) values.hiddenState = this.#hidden(call.hiddenState);
+
+    const warm = this.#calls >= this.#ctx.warmup;
+    const signals: Partial<Record<SignalName, SignalReport>> = {};
+    const zScores: Partial<Record<SignalName, number>> = {};
+    const reasons: string[] = [];
+    let score = 0;
+    SIGNALS.forEach((name, slot) => {
+      const value = values[name];
+      if (value === undefined) return;
+      const z = warm && this.#baseline.count(slot) >= 2 ? this.#baseline.zScore(value, slot) : undefined;
+      if (z !== undefined) zScores[name] = z;
+      const severity = this.#severity(name, value);
+      const absolute = severity >= 0.6;
+      // Relative flags need a value that matters too: a z of 40 on a near-zero signal is noise.
+      const relative = z !== undefined && z > this.#ctx.threshold && severity >= 0.35;
+      const flagged = absolute || relative;
+      signals[name] = { value, ...(z !== undefined ? { zScore: z } : {}), flagged, ...(details[name] ? { detail: details[name] } : {}) };
+      score = Math.max(score, relative ? Math.max(severity, 0.6) : severity);
+      if (flagged) reasons.push(reasonFor(name, value, z, details[name]));
+    });
+    // The baseline learns from every call, flagged or not, as the issue's design says;
+    // a flagged call's value then raises the bar for the next, which is what z-scores are for.
+    this.#baseline.pushVector(SIGNALS.map((n) => values[n] ?? this.#baseline.mean(SIGNALS.indexOf(n))));
+    this.#count(words);
+    this.#calls++;
+    const level = levelOf(score);
+    const flagged = level === 'medium' || level === 'high' || reasons.length > 0;
+    return {
+      score, level, flagged, zScores, signals, reasons,
+      action: flagged && mode !== 'warn' ? 'block' : 'allow',
+      latencyMs: performance.now() - started,
+    };
+  }
+
+  /** Forget everything; later calls are ignored. */
+  end(): void {
+    this.#ended = true;
+    this.#sources.length = 0;
+    this.#counts.clear();
+    this.#baseline.destroy();
+  }
+
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  /** Map a raw signal to [0, 1] severity. */
+  #severity(name: SignalName, value: number): number {
+    const t = this.#ctx.thresholds;
+    switch (name) {
+      case 'content':
+      case 'provenance': {
+        // Piecewise: the calibrated thresholds land on the level boundaries.
+        if (value >= t.high) return 0.85 + 0.15 * ((value - t.high) / Math.max(1e-9, 1 - t.high));
+        if (value >= t.medium) return 0.6 + 0.25 * ((value - t.medium) / Math.max(1e-9, t.high - t.medium));
+        if (value >= t.low) return 0.35 + 0.25 * ((value - t.low) / Math.max(1e-9, t.medium - t.low));
+        return 0.35 * (value / Math.max(1e-9, t.low));
+      }
+      case 'surprise':
+        return Math.min(1, Math.max(0, (value - 0.5) / 1.5) * 0.5); // only ever "low" on its own
+      case 'entropy':
+        return Math.min(1, value / 4) * 0.7;
+      case 'hiddenState':
+        return this.#ctx.probe ? value : Math.min(1, Math.max(0, (value - 1) / 4));
+    }
+  }
+
+  /**
+   * Provenance: the strongest argument value (or entity inside one) that
+   * appears verbatim in an untrusted tool result and never in trusted text,
+   * weighted by how injection-like that result scored. Benign calls copy from
+   * tool results all the time (paying the IBAN on a bill); what marks an
+   * attack is copying from a result that reads like an injection.
+   */
+  #provenance(args: unknown): { value: number; detail?: string } {
+    if (this.#sources.length === 0) return { value: 0 };
+    let best = 0;
+    let detail: string | undefined;
+    for (const { path, value } of stringLeaves(args)) {
+      for (const candidate of [value, ...entities(value)]) {
+        const hashes = candidate.length > 2000 ? [] : [1, 2, 3].map((k) => shingles(candidate, k, { mode: 'text' }));
+        const wordCount = hashes[0]?.length ?? 0;
+        if (wordCount === 0) continue;
+        const k = Math.min(MAX_K, wordCount);
+        const mine = hashes[k - 1]!;
+        // Single common words prove little: require an entity-like token or several words.
+        const strength = wordCount >= 3 || /[@./:\d]/.test(candidate) ? 1 : wordCount === 2 ? 0.6 : 0.25;
+        if (mine.every((h) => this.#trusted[k - 1]!.has(h))) continue;
+        for (const src of this.#sources) {
+          if (!mine.every((h) => src.sets[k - 1]!.has(h))) continue;
+          const v = src.risk * strength;
+          if (v > best) {
+            best = v;
+            detail = `${path} = ${JSON.stringify(candidate.slice(0, 80))} comes from ${src.toolName ?? 'a tool result'} (that passage: injection p=${src.risk.toFixed(2)})`;
+          }
+        }
+      }
+    }
+    return detail ? { value: best, detail } : { value: best };
+  }
+
+  /** Mean surprise in bits per word under add-one smoothed counts of what the session has seen. */
+  #surprise(words: Set<number>): number {
+    if (words.size === 0) return 0;
+    const vocab = this.#counts.size + 1;
+    let bits = 0;
+    for (const w of words) bits += -Math.log2(((this.#counts.get(w) ?? 0) + 1) / (this.#total + vocab));
+    return bits / words.size / Math.max(1, Math.log2(this.#total + vocab));
+  }
+
+  #count(words: Iterable<number>): void {
+    for (const w of words) {
+      this.#counts.set(w, (this.#counts.get(w) ?? 0) + 1);
+      this.#total++;
+    }
+  }
+
+  #hidden(state: ArrayLike<number>): number {
+    if (this.#ctx.probe) {
+      const { weights, bias } = this.#ctx.probe;
+      if (weights.length !== state.length) throw new ParapetTypeError(`"hiddenState" must have ${weights.length} entries`);
+      let z = bias;
+      for (let i = 0; i < state.length; i++) z += weights[i]! * state[i]!;
+      return 1 / (1 + Math.exp(-z));
+    }
+    if (!this.#ctx.hiddenReference) return 0;
+    return this.#ctx.hiddenReference.score(state);
+  }
+}
+
+function levelOf(score: number): IpiLevel {
+  return score >= 0.85 ? 'high' : score >= 0.6 ? 'medium' : score >= 0.35 ? 'low' : 'none';
+}
+
+function reasonFor(name: SignalName, value: number, z: number | undefined, detail: string | undefined): string {
+  const zText = z !== undefined ? `, ${z.toFixed(1)}σ above this session's baseline` : '';
+  switch (name) {
+    case 'content':
+      return `the call's input reads like an injection (p=${value.toFixed(2)}${zText})`;
+    case 'provenance':
+      return `an argument was copied from untrusted content: ${detail ?? ''}`;
+    case 'surprise':
+      return `the call is unusual for this session (${value.toFixed(2)}${zText})`;
+    case 'entropy':
+      return `the model was unsure of this call (${value.toFixed(2)} bits${zText})`;
+    case 'hiddenState':
+      return `the hidden state is anomalous (${value.toFixed(2)}${zText})`;
+  }
+}
