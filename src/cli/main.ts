@@ -10,11 +10,13 @@ import { HASH_USAGE, hashCommand } from './hash.js';
 import { LOG_USAGE, logCommand } from './log.js';
 import { MEMORY_USAGE, memoryCommand } from './memory.js';
 import { SKILL_USAGE, skillCommand } from './skill.js';
+import { SCAN_USAGE, scanCommand } from './scan.js';
 
 const COMMANDS: Record<string, { usage: string; summary: string; run: (argv: readonly string[]) => Promise<number> }> = {
   demo: { usage: DEMO_USAGE, summary: 'run the scripted agent session (what `npm start` runs)', run: demoCommand },
   hash: { usage: HASH_USAGE, summary: 'SHA-256 or HMAC-SHA256 of files or stdin', run: hashCommand },
   memory: { usage: MEMORY_USAGE, summary: 'memory store on a SQLite file: history, get, verify, checkpoint', run: memoryCommand },
+  scan: { usage: SCAN_USAGE, summary: 'score text or a tool call for prompt injection', run: scanCommand },
   skill: { usage: SKILL_USAGE, summary: 'sign and verify skill bundles against a trust root', run: skillCommand },
   log: { usage: LOG_USAGE, summary: 'transparency log: tree heads, proofs, signed checkpoints', run: logCommand },
   bench: { usage: BENCH_USAGE, summary: "quick timing of the core on this machine ('npm run bench' compares peers)", run: benchCommand },

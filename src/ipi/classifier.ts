@@ -1,5 +1,6 @@
 import { decodeBase64Unchecked } from '../bindings/encoding.js';
 import { LinearModel } from '../bindings/linear.js';
+import { normalizeText } from '../bindings/text.js';
 import { MODEL_META, MODEL_WEIGHTS_BASE64 } from './model.generated.js';
 import { windows } from './windows.js';
 
@@ -19,20 +20,25 @@ export class CoreClassifier implements IpiClassifier {
   readonly #model: LinearModel;
 
   constructor(model?: LinearModel) {
+    // Text is normalised once per call here, not once per window.
     this.#model = model ?? new LinearModel(new Float32Array(decodeBase64Unchecked(MODEL_WEIGHTS_BASE64).slice().buffer), MODEL_META.bias, {
       charNgrams: [MODEL_META.charNgrams[0], MODEL_META.charNgrams[1]],
+      normalize: false,
     });
   }
 
   probability(text: string): number {
-    let best = this.#model.probability(text);
-    const parts = windows(text);
+    // The whole text and each window: windows alone were ~30% faster but lost
+    // recall at 1% FPR in leave-one-source-out tests (agentdojo-slack 0.94 → 0.65).
+    const normal = normalizeText(text);
+    let best = this.#model.probability(normal);
+    const parts = windows(normal);
     if (parts.length > 1) for (const w of parts) best = Math.max(best, this.#model.probability(w));
     return best;
   }
 
   /** The logit of the whole text, no windows (for parity checks against the ONNX export). */
   logit(text: string): number {
-    return this.#model.logit(text);
+    return this.#model.logit(normalizeText(text));
   }
 }

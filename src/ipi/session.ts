@@ -19,6 +19,8 @@ const SIGNALS: SignalName[] = ['content', 'provenance', 'surprise', 'entropy', '
 const MAX_K = 3;
 /** Argument text shorter than this is not scored for content (it is a name, an id, a channel). */
 const MIN_CONTENT = 40;
+/** Longest argument value traced as a whole. */
+const MAX_TRACED = 300;
 
 /** One window of an untrusted tool result: its injection risk and word shingles. */
 interface Source {
@@ -174,8 +176,10 @@ export class IpiSession {
     let best = 0;
     let detail: string | undefined;
     for (const { path, value } of stringLeaves(args)) {
-      for (const candidate of [value, ...entities(value)]) {
-        const hashes = candidate.length > 2000 ? [] : [1, 2, 3].map((k) => shingles(candidate, k, { mode: 'text' }));
+      // Whole values are traced up to a few lines long; inside longer ones (a
+      // message body) only the entities are: a body is composed, not copied.
+      for (const candidate of value.length <= MAX_TRACED ? [value, ...entities(value)] : entities(value)) {
+        const hashes = [1, 2, 3].map((k) => shingles(candidate, k, { mode: 'text' }));
         const wordCount = hashes[0]?.length ?? 0;
         if (wordCount === 0) continue;
         const k = Math.min(MAX_K, wordCount);
