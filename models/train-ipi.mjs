@@ -2,7 +2,7 @@
 // parapet's own hashed features (log1p term counts, L2-normalised), full-batch
 // Adam, so the result is the same on every run (no sampling, no shuffling).
 //
-//   node models/train-ipi.mjs [--data ../shared/data/ipi/dev.jsonl] [--no-write]
+//   node models/train-ipi.mjs [--data ../shared/data/ipi/dev.jsonl] [--no-write | --check]
 //
 // Reports leave-one-source-out AUROC and TPR at 1% / 5% FPR for every source that
 // holds injections (judging generalisation, not fit), then trains on everything
@@ -115,6 +115,14 @@ async function main() {
   const synth = generate();
   const all = [...real, ...synth].map((r) => ({ ...r, ...vectorize(r.text) }));
   const sources = [...new Set(real.filter((r) => r.label === 1).map((r) => r.source))].sort();
+  if (process.argv.includes('--check')) {
+    // Reproduce the committed weights byte for byte (no evaluation runs).
+    const { w } = train(all);
+    const committed = readFileSync(new URL('./ipi-classifier.f32', import.meta.url));
+    const same = Buffer.from(w.buffer).equals(committed);
+    console.log(same ? 'models/ipi-classifier.f32 reproduced exactly' : 'models/ipi-classifier.f32 differs from a fresh training run');
+    process.exit(same ? 0 : 1);
+  }
   const metrics = {};
   console.log('leave-one-source-out (train on every other source + synthetic, test on the held-out one)');
   console.log('source                 n   pos   AUROC   TPR@1%FPR  TPR@5%FPR');
