@@ -8,7 +8,7 @@ import { fromBase64, toBase64 } from '../src/index.js';
 import { ed25519PublicKey, ed25519Sign, ed25519Verify } from '../src/crypto/ed25519.js';
 import { canonicalJsonBytes } from '../src/canonical/jcs.js';
 import {
-  bundleManifest, fingerprint, generateSkillKey, init, parseMinisignPublicKey, parseMinisignSignature, parseSshSignature,
+  bundleManifest, fingerprint, generateSkillKey, init, minisignPublicKeyFile, parseMinisignPublicKey, sshPublicKeyLine, parseMinisignSignature, parseSshSignature,
   resolvePublishers, signSkill, SkillRatchet, TrustRoot, verifyMinisign, verifySkillSignature, verifySshSignature,
   type SkillBundle, type TrustRootConfig,
 } from '../src/skills/index.js';
@@ -95,6 +95,17 @@ describe('round trips', () => {
     }
     const inline = dec.decode(signed(skill(), { carrier: 'inline' }).files.get('SKILL.md')!);
     expect(inline).toMatch(/^---\nname: weather\n[\s\S]*x-signature: [A-Za-z0-9+/=]+\n---\n/);
+  });
+
+  it('verifies bundles we sign in the minisign and OpenSSH formats', () => {
+    const ssh = signed(skill(), { carrier: 'sshsig' });
+    expect([...ssh.files.keys()]).toEqual(expect.arrayContaining(['MANIFEST', 'MANIFEST.sig']));
+    expect(verify(ssh)).toMatchObject({ status: 'verified', format: 'sshsig', fingerprint: publisher.fingerprint });
+    const keyId = Uint8Array.of(1, 2, 3, 4, 5, 6, 7, 8);
+    const mini = signed(skill(), { carrier: 'minisign', minisignKeyId: keyId });
+    const minisignRoot = { keys: [{ fingerprint: publisher.fingerprint, publicKey: minisignPublicKeyFile(publisher.publicKey, keyId) }] };
+    expect(verify(mini, { trustRoot: minisignRoot })).toMatchObject({ status: 'verified', format: 'minisign' });
+    expect(verify(edit(mini, (f) => f.set('data/cities.txt', enc.encode('Rome\n'))), { trustRoot: minisignRoot })).toMatchObject({ status: 'digest-mismatch' });
   });
 
   it('a re-signed bundle replaces its old signature', () => {
@@ -313,6 +324,33 @@ describe.runIf(liveTools)('live interop with the real minisign and ssh-keygen', 
     rmSync(join(dir, 'MANIFEST.sig'));
     execFileSync('ssh-keygen', ['-Y', 'sign', '-f', join(dir, 'id'), '-n', 'file', join(dir, 'MANIFEST')], { stdio: 'ignore' });
     expect(verifySkillSignature(withFiles({ 'MANIFEST.sig': readFileSync(join(dir, 'MANIFEST.sig'), 'utf8') }), { trustRoot: root, now: NOW })).toMatchObject({ status: 'bad-signature' });
+  });
+});
+
+describe.runIf(liveTools)('the reverse: the real tools verify what parapet signs', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'parapet-reverse-'));
+  const write = (b: SkillBundle) => {
+    for (const [path, bytes] of b.files) {
+      mkdirSync(join(dir, path, '..'), { recursive: true });
+      writeFileSync(join(dir, path), bytes);
+    }
+  };
+
+  it('ssh-keygen -Y verify accepts our MANIFEST.sig in namespace parapet-skill', () => {
+    write(signed(skill(), { carrier: 'sshsig' }));
+    writeFileSync(join(dir, 'allowed'), `publisher@example.test namespaces="parapet-skill" ${sshPublicKeyLine(publisher.publicKey)}\n`);
+    execFileSync('sh', ['-c', `ssh-keygen -Y verify -f "${dir}/allowed" -I publisher@example.test -n parapet-skill -s "${dir}/MANIFEST.sig" < "${dir}/MANIFEST"`]);
+    expect(() => execFileSync('sh', ['-c', `ssh-keygen -Y verify -f "${dir}/allowed" -I publisher@example.test -n file -s "${dir}/MANIFEST.sig" < "${dir}/MANIFEST" 2>/dev/null`])).toThrow();
+  });
+
+  it('minisign -V (prehash required) accepts our MANIFEST.minisig', () => {
+    const keyId = Uint8Array.of(9, 8, 7, 6, 5, 4, 3, 2);
+    write(signed(skill(), { carrier: 'minisign', minisignKeyId: keyId }));
+    writeFileSync(join(dir, 'parapet.pub'), minisignPublicKeyFile(publisher.publicKey, keyId));
+    const out = execFileSync('minisign', ['-V', '-H', '-p', join(dir, 'parapet.pub'), '-m', join(dir, 'MANIFEST'), '-x', join(dir, 'MANIFEST.minisig')]).toString();
+    expect(out).toMatch(/Signature and comment signature verified/);
+    writeFileSync(join(dir, 'MANIFEST'), 'tampered\n');
+    expect(() => execFileSync('minisign', ['-V', '-p', join(dir, 'parapet.pub'), '-m', join(dir, 'MANIFEST'), '-x', join(dir, 'MANIFEST.minisig')], { stdio: 'ignore' })).toThrow();
   });
 });
 

@@ -9,13 +9,13 @@ import { printJson } from './io.js';
 
 export const SKILL_USAGE = `parapet skill <command> ...
   keygen --out PREFIX                                    Ed25519 key: PREFIX.key (secret, mode 600), PREFIX.pub
-  sign DIR --key KEYFILE [--inline] [--expires-in DAYS]  write SKILL.sig (or x-signature in SKILL.md)
+  sign DIR --key KEYFILE [--carrier sidecar|inline|minisign|sshsig] [--expires-in DAYS]
   verify DIR --trust TRUST.json [--mode enforce|warn|off] [--state STATE.json] [--json]
 TRUST.json is a trust root: { "keys": [{ "fingerprint": "sha256:…", "signer": "…" }], "allow": [], "deny": [] }.`;
 
 export async function skillCommand(argv: readonly string[]): Promise<number> {
   const [sub, ...rest] = argv;
-  const { positionals, flags } = parseArgs(rest, ['out', 'key', 'expires-in', 'trust', 'mode', 'state']);
+  const { positionals, flags } = parseArgs(rest, ['out', 'key', 'expires-in', 'trust', 'mode', 'state', 'carrier']);
   const dir = positionals[0];
   switch (sub) {
     case 'keygen': {
@@ -33,13 +33,18 @@ export async function skillCommand(argv: readonly string[]): Promise<number> {
       const secretKey = fromBase64(readFileSync(keyFile, 'utf8').trim());
       const days = flags.get('expires-in');
       const now = Math.floor(Date.now() / 1000);
-      const bundle = signSkill(loadSkillFolder(dir), secretKey, {
-        carrier: flags.has('inline') ? 'inline' : 'sidecar',
+      const carrier = (flags.has('inline') ? 'inline' : (flags.get('carrier') ?? 'sidecar')) as 'sidecar' | 'inline' | 'minisign' | 'sshsig';
+      const before = loadSkillFolder(dir);
+      const bundle = signSkill(before, secretKey, {
+        carrier,
         issuedAt: now,
         ...(typeof days === 'string' ? { expiresAt: now + Math.round(Number(days) * 86400) } : {}),
       });
-      if (flags.has('inline')) writeFileSync(join(dir, 'SKILL.md'), bundle.files.get('SKILL.md')!);
-      else writeFileSync(join(dir, 'SKILL.sig'), bundle.files.get('SKILL.sig')!);
+      // Write what signing added or changed (carriers, and SKILL.md for inline).
+      for (const [path, bytes] of bundle.files) {
+        const old = before.files.get(path);
+        if (!old || Buffer.compare(old, bytes) !== 0) writeFileSync(join(dir, path), bytes);
+      }
       process.stdout.write(`signed ${dir} with ${fingerprint(ed25519PublicKey(secretKey))}\n`);
       return 0;
     }

@@ -20,5 +20,5 @@ export {
   type SkillMode, type SkillFormat, type VerifyOptions,
 } from './verify.js';
 export { signSkill, generateSkillKey, type SignOptions } from './sign.js';
-export { parseMinisignPublicKey, parseMinisignSignature, verifyMinisign } from './formats/minisign.js';
-export { parseSshPublicKey, parseSshSignature, verifySshSignature, sshSignedData } from './formats/sshsig.js';
+export { parseMinisignPublicKey, parseMinisignSignature, verifyMinisign, signMinisign, minisignPublicKeyFile } from './formats/minisign.js';
+export { parseSshPublicKey, parseSshSignature, verifySshSignature, sshSignedData, signSsh, sshPublicKeyLine } from './formats/sshsig.js';

@@ -3,14 +3,22 @@ import { sha256 } from '../bindings/index.js';
 import { assertBytes, assertInteger, ParapetRangeError } from '../bindings/errors.js';
 import { canonicalJsonBytes } from '../canonical/jcs.js';
 import { ed25519PublicKey, ed25519Sign } from '../crypto/ed25519.js';
-import { frontmatterRange, type SkillBundle } from './bundle.js';
+import { CARRIER_FILES, frontmatterRange, type SkillBundle } from './bundle.js';
+import { signMinisign } from './formats/minisign.js';
+import { signSsh } from './formats/sshsig.js';
 import { readFrontmatter } from './frontmatter.js';
 import { encodeEnvelope, encodeInlineEnvelope, fingerprint, type SkillEnvelope, type SkillStatement } from './statement.js';
-import { bundleManifest } from './verify.js';
+import { bundleManifest, SSH_NAMESPACE } from './verify.js';
 
 export interface SignOptions {
-  /** SKILL.sig beside SKILL.md (default), or `x-signature` inside its frontmatter. */
-  readonly carrier?: 'sidecar' | 'inline';
+  /**
+   * SKILL.sig beside SKILL.md (default), `x-signature` inside its frontmatter,
+   * or MANIFEST plus a minisign (`MANIFEST.minisig`) or OpenSSH
+   * (`MANIFEST.sig`, namespace parapet-skill) signature that the real tools verify.
+   */
+  readonly carrier?: 'sidecar' | 'inline' | 'minisign' | 'sshsig';
+  /** For the minisign carrier: the 8-byte key id of the minisign public key. */
+  readonly minisignKeyId?: Uint8Array;
   /** Seconds since the epoch; default now. */
   readonly issuedAt?: number;
   readonly expiresAt?: number;
@@ -24,12 +32,12 @@ export interface SignOptions {
 export function signSkill(bundle: SkillBundle, secretKey: Uint8Array, options: SignOptions = {}): SkillBundle {
   assertBytes(secretKey, 'secretKey', 32);
   const carrier = options.carrier ?? 'sidecar';
-  if (carrier !== 'sidecar' && carrier !== 'inline') throw new ParapetRangeError(`"carrier" must be sidecar or inline`, 'invalid-value');
+  if (!['sidecar', 'inline', 'minisign', 'sshsig'].includes(carrier)) throw new ParapetRangeError(`"carrier" must be sidecar, inline, minisign or sshsig`, 'invalid-value');
   const issuedAt = options.issuedAt ?? Math.floor(Date.now() / 1000);
   assertInteger(issuedAt, 'issuedAt', 0, Number.MAX_SAFE_INTEGER);
   if (options.expiresAt !== undefined) assertInteger(options.expiresAt, 'expiresAt', issuedAt + 1, Number.MAX_SAFE_INTEGER);
   const files = new Map(bundle.files);
-  files.delete('SKILL.sig');
+  for (const carrierFile of CARRIER_FILES) files.delete(carrierFile);
   const skillMd = files.get('SKILL.md');
   if (!skillMd) throw new ParapetRangeError('the bundle has no SKILL.md', 'invalid-value');
   files.set('SKILL.md', withoutInline(skillMd));
@@ -37,6 +45,18 @@ export function signSkill(bundle: SkillBundle, secretKey: Uint8Array, options: S
   if ('problem' in meta) throw new ParapetRangeError(`SKILL.md: ${meta.problem}`, 'invalid-value');
   const manifest = bundleManifest({ files });
   const publicKey = ed25519PublicKey(secretKey);
+  if (carrier === 'minisign' || carrier === 'sshsig') {
+    const bytes = new TextEncoder().encode(manifest);
+    files.set('MANIFEST', bytes);
+    if (carrier === 'sshsig') files.set('MANIFEST.sig', new TextEncoder().encode(signSsh(bytes, secretKey, SSH_NAMESPACE)));
+    else {
+      const keyId = options.minisignKeyId ?? sha256(publicKey).subarray(0, 8);
+      assertBytes(keyId, 'minisignKeyId', 8);
+      const comment = `timestamp:${issuedAt}\tfile:MANIFEST\thashed\tskill:${meta.name}${meta.version ? ` ${meta.version}` : ''}`;
+      files.set('MANIFEST.minisig', new TextEncoder().encode(signMinisign(bytes, secretKey, keyId, comment)));
+    }
+    return { files };
+  }
   const statement: SkillStatement = {
     type: 'parapet-skill-signature/v1', name: meta.name, version: meta.version ?? null,
     manifest_digest: toHex(sha256(new TextEncoder().encode(manifest))), key_id: fingerprint(publicKey), issued_at: issuedAt,

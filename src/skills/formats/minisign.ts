@@ -1,6 +1,7 @@
-import { fromBase64 } from '../../bindings/encoding.js';
+import { fromBase64, toBase64 } from '../../bindings/encoding.js';
+import { ParapetRangeError } from '../../bindings/errors.js';
 import { blake2b512 } from '../../crypto/hashes.js';
-import { ed25519Verify } from '../../crypto/ed25519.js';
+import { ed25519Sign, ed25519Verify } from '../../crypto/ed25519.js';
 
 /**
  * minisign (jedisct1) public keys and signatures, Ed25519 only:
@@ -63,4 +64,22 @@ export function verifyMinisign(message: Uint8Array, sig: MinisignSignature, key:
   global.set(sig.signature);
   global.set(comment, 64);
   return ed25519Verify(sig.globalSignature, global, key.publicKey);
+}
+
+/** A minisign public key file for a raw Ed25519 key and an 8-byte key id. */
+export function minisignPublicKeyFile(publicKey: Uint8Array, keyId: Uint8Array): string {
+  const id = [...keyId].reverse().map((b) => b.toString(16).padStart(2, '0')).join('').toUpperCase();
+  return `untrusted comment: minisign public key ${id}\n${toBase64(Uint8Array.of(0x45, 0x64, ...keyId, ...publicKey))}\n`;
+}
+
+/**
+ * A prehashed ("ED") minisign signature of `message`, as `minisign -S` writes
+ * it, so `minisign -V` (and `-H`) can check it.
+ */
+export function signMinisign(message: Uint8Array, secretKey: Uint8Array, keyId: Uint8Array, trustedComment: string): string {
+  if (/[\r\n]/.test(trustedComment)) throw new ParapetRangeError('"trustedComment" must be one line', 'invalid-value');
+  const signature = ed25519Sign(blake2b512(message), secretKey);
+  const comment = new TextEncoder().encode(trustedComment);
+  const global = ed25519Sign(Uint8Array.of(...signature, ...comment), secretKey);
+  return `untrusted comment: signature from parapet\n${toBase64(Uint8Array.of(0x45, 0x44, ...keyId, ...signature))}\ntrusted comment: ${trustedComment}\n${toBase64(global)}\n`;
 }

@@ -1,7 +1,7 @@
-import { fromBase64 } from '../../bindings/encoding.js';
+import { fromBase64, toBase64 } from '../../bindings/encoding.js';
 import { sha256 } from '../../bindings/index.js';
 import { sha512 } from '../../crypto/hashes.js';
-import { ed25519Verify } from '../../crypto/ed25519.js';
+import { ed25519PublicKey, ed25519Sign, ed25519Verify } from '../../crypto/ed25519.js';
 
 /**
  * OpenSSH signatures (PROTOCOL.sshsig), ssh-ed25519 keys only: the armored
@@ -108,4 +108,39 @@ export function sshSignedData(message: Uint8Array, namespace: string, hashAlgori
 export function verifySshSignature(message: Uint8Array, sig: SshSignature, namespace: string): boolean {
   if (sig.namespace !== namespace) return false;
   return ed25519Verify(sig.signature, sshSignedData(message, namespace, sig.hashAlgorithm), sig.publicKey);
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+const sshPublicKeyBlob = (publicKey: Uint8Array) => concat([sshString(new TextEncoder().encode('ssh-ed25519')), sshString(publicKey)]);
+
+/** The `ssh-ed25519 AAAA… comment` line for a raw Ed25519 public key (for allowed_signers files). */
+export function sshPublicKeyLine(publicKey: Uint8Array, comment = ''): string {
+  return `ssh-ed25519 ${toBase64(sshPublicKeyBlob(publicKey))}${comment ? ` ${comment}` : ''}`;
+}
+
+/**
+ * An armored SSH signature of `message` in `namespace` (sha512), as
+ * `ssh-keygen -Y sign` writes it, so `ssh-keygen -Y verify` can check it.
+ */
+export function signSsh(message: Uint8Array, secretKey: Uint8Array, namespace: string): string {
+  const enc = new TextEncoder();
+  const publicKey = ed25519PublicKey(secretKey);
+  const signature = ed25519Sign(sshSignedData(message, namespace, 'sha512'), secretKey);
+  const version = new Uint8Array(4);
+  new DataView(version.buffer).setUint32(0, 1);
+  const blob = concat([
+    enc.encode('SSHSIG'), version, sshString(sshPublicKeyBlob(publicKey)), sshString(enc.encode(namespace)), sshString(new Uint8Array(0)),
+    sshString(enc.encode('sha512')), sshString(concat([sshString(enc.encode('ssh-ed25519')), sshString(signature)])),
+  ]);
+  const b64 = toBase64(blob).replace(/(.{70})/g, '$1\n').replace(/\n$/, '');
+  return `-----BEGIN SSH SIGNATURE-----\n${b64}\n-----END SSH SIGNATURE-----\n`;
 }
