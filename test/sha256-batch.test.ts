@@ -27,6 +27,14 @@ describe('sha256Batch', () => {
     );
   });
 
+  it('hashes four at a time on SIMD lanes, whatever the mix of lengths (block boundaries included)', () => {
+    const fill = (n: number, seed: number) => Uint8Array.from({ length: n }, (_, i) => (i * 7 + seed) & 0xff);
+    for (const lens of [[64, 64, 64, 64], [128, 64, 192, 64], [0, 0, 0, 0], [63, 64, 65, 1000], [55, 56, 119, 120], [4096, 4096, 4096, 4095, 10]]) {
+      const ms = lens.map((n, i) => fill(n, i));
+      expect(sha256Batch(ms).map(toHex), lens.join(',')).toEqual(ms.map((m) => toHex(nodeSha256(m))));
+    }
+  });
+
   it('splits batches larger than one crossing and hashes oversize messages alone', () => {
     const ms = [new Uint8Array(200_000).fill(1), new Uint8Array(100_000).fill(2), new Uint8Array(300_000).fill(3), new Uint8Array(0)];
     expect(sha256Batch(ms).map(toHex)).toEqual(ms.map((m) => toHex(nodeSha256(m))));

@@ -94,14 +94,7 @@ function sshString(bytes: Uint8Array): Uint8Array {
 export function sshSignedData(message: Uint8Array, namespace: string, hashAlgorithm: 'sha256' | 'sha512'): Uint8Array {
   const enc = new TextEncoder();
   const digest = hashAlgorithm === 'sha512' ? sha512(message) : sha256(message);
-  const parts = [enc.encode('SSHSIG'), sshString(enc.encode(namespace)), sshString(new Uint8Array(0)), sshString(enc.encode(hashAlgorithm)), sshString(digest)];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concat([enc.encode('SSHSIG'), sshString(enc.encode(namespace)), sshString(new Uint8Array(0)), sshString(enc.encode(hashAlgorithm)), sshString(digest)]);
 }
 
 /** Verify in `namespace` (a signature made for another namespace is refused). */
