@@ -89,6 +89,8 @@ export class IpiSession {
     const argText = stringLeaves(call.arguments).map((l) => l.value).filter((v) => v.length >= 3).join('\n');
     values.content = argText.length >= MIN_CONTENT ? this.#ctx.classifier.probability(argText) : 0;
     const prov = this.#provenance(call.arguments);
+    const affinity = this.#affinity(call.name);
+    if (affinity.value > prov.value) Object.assign(prov, affinity);
     values.provenance = prov.value;
     if (prov.detail) details.provenance = prov.detail;
     const words = new Set(shingles(serialized, 1, { mode: 'json' }));
@@ -200,6 +202,27 @@ export class IpiSession {
     return detail ? { value: best, detail } : { value: best };
   }
 
+  /**
+   * What the call does, traced like a value: an injected passage that names
+   * the tool's object ("collect the messages from all channels" before
+   * get_channels) while the user never did. Attacks often begin with a call
+   * that copies nothing, which value provenance cannot see.
+   */
+  #affinity(toolName: string): { value: number; detail?: string } {
+    const terms = nameTerms(toolName);
+    if (terms.length === 0) return { value: 0 };
+    const variants = terms.map((t) => [t, `${t}s`].map((w) => shingles(w, 1, { mode: 'text' })[0]!));
+    const trusted = this.#trusted[0]!;
+    if (variants.some((vs) => vs.some((h) => trusted.has(h)))) return { value: 0 };
+    let best = 0;
+    for (const src of this.#sources) {
+      if (src.risk < this.#ctx.thresholds.low) continue;
+      if (!variants.every((vs) => vs.some((h) => src.sets[0]!.has(h)))) continue;
+      best = Math.max(best, src.risk * AFFINITY_WEIGHT);
+    }
+    return best > 0 ? { value: best, detail: `the tool ${toolName} is what an injected passage asks for, not what the user asked (passage p=${(best / AFFINITY_WEIGHT).toFixed(2)})` } : { value: 0 };
+  }
+
   /** Mean surprise in bits per word under add-one smoothed counts of what the session has seen. */
   #surprise(words: Set<number>): number {
     if (words.size === 0) return 0;
@@ -228,6 +251,18 @@ export class IpiSession {
     return this.#ctx.hiddenReference.score(state);
   }
 }
+
+/** Words of a tool name that say what it touches: get_channels → channel; post_webpage → post, webpage. */
+function nameTerms(name: string): string[] {
+  return name
+    .split(/[_\-\s.]+|(?<=[a-z])(?=[A-Z])/)
+    .map((w) => w.toLowerCase())
+    .filter((w) => w.length >= 4 && !GENERIC_VERBS.has(w))
+    .map((w) => (w.endsWith('s') && w.length > 4 ? w.slice(0, -1) : w));
+}
+
+const GENERIC_VERBS = new Set(['list', 'read', 'fetch', 'search', 'find', 'query', 'info', 'data', 'with', 'from', 'into', 'show', 'view']);
+const AFFINITY_WEIGHT = 0.75;
 
 function levelOf(score: number): IpiLevel {
   return score >= 0.85 ? 'high' : score >= 0.6 ? 'medium' : score >= 0.35 ? 'low' : 'none';
