@@ -46,3 +46,12 @@ describe('isomorphic default entry', () => {
     expect(root.workerd).toBe('./dist/edge.js');
   });
 });
+
+describe('size budget', () => {
+  it('the default entry (JS with its chunks, wasm embedded) and the edge entry (JS + core.wasm) stay within 80 KB gzip', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const run = spawnSync(process.execPath, [new URL('../scripts/size-budget.mjs', import.meta.url).pathname], { encoding: 'utf8' });
+    expect(run.stdout).toMatch(/within the 80 KB gzip budget/);
+    expect(run.status).toBe(0);
+  });
+});
