@@ -23,3 +23,34 @@ describe('runtime conformance', () => {
     }, 130_000);
   }
 });
+
+const CHROMIUM = '/usr/bin/chromium';
+if (process.env.CI && !existsSync(CHROMIUM)) throw new Error('CI must have Debian chromium for the browser conformance run (.ci/run installs it)');
+
+describe.runIf(existsSync(CHROMIUM))('runtime conformance in Chromium (IndexedDB backend)', () => {
+  it('runs every check in a headless page', async () => {
+    const { chromium } = await import('playwright-core');
+    const { serveStatic } = await import('./helpers/static-server.js');
+    const server = await serveStatic(new URL('..', import.meta.url).pathname);
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+    try {
+      const page = await browser.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(String(e)));
+      await page.goto(`${server.url}/test/conformance/browser.html`);
+      await page.waitForFunction(() => (window as unknown as { __conformance?: unknown }).__conformance !== undefined, undefined, { timeout: 60_000 });
+      const result = await page.evaluate(() => (window as unknown as { __conformance: { failed: number; lines: string[] } }).__conformance);
+      const out = result.lines.join('\n') + errors.join('\n');
+      expect(out, out).toMatch(/8 passed, 0 failed/);
+      expect(out).toMatch(/ok {3}memory store \(IndexedDbBackend\)/);
+      expect(result.failed).toBe(0);
+    } finally {
+      await browser.close();
+      await server.close();
+    }
+  }, 120_000);
+});
