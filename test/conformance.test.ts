@@ -54,3 +54,63 @@ describe.runIf(existsSync(CHROMIUM))('runtime conformance in Chromium (IndexedDB
     }
   }, 120_000);
 });
+
+describe('runtime conformance in workerd (edge entry, precompiled core.wasm)', () => {
+  it('runs every check in a worker listening on 127.0.0.1', async () => {
+    const { build } = await import('vite');
+    const { mkdirSync, copyFileSync, writeFileSync } = await import('node:fs');
+    const { createServer } = await import('node:net');
+    const { spawn } = await import('node:child_process');
+    const root = new URL('..', import.meta.url).pathname;
+    const outDir = `${root}test-results/workerd`;
+    mkdirSync(outDir, { recursive: true });
+    await build({
+      configFile: false,
+      logLevel: 'warn',
+      resolve: { conditions: ['workerd', 'worker', 'browser'] },
+      build: {
+        outDir, emptyOutDir: true, minify: false, target: 'es2022',
+        lib: { entry: `${root}test/conformance/worker.mjs`, formats: ['es'], fileName: () => 'worker.mjs' },
+        // Every import of core.wasm (the worker's and dist/edge.js's) becomes the one module workerd provides.
+        rollupOptions: { external: [/\.wasm$/], output: { paths: (id: string) => (id.endsWith('.wasm') ? './core.wasm' : id) } },
+      },
+    });
+    copyFileSync(`${root}dist/core.wasm`, `${outDir}/core.wasm`);
+    const port = await new Promise<number>((resolve) => {
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const p = (s.address() as { port: number }).port;
+        s.close(() => resolve(p));
+      });
+    });
+    writeFileSync(`${outDir}/config.capnp`, `using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (
+  services = [ (name = "main", worker = .conformance) ],
+  sockets = [ (name = "http", address = "127.0.0.1:${port}", http = (), service = "main") ],
+);
+const conformance :Workerd.Worker = (
+  modules = [
+    (name = "worker.mjs", esModule = embed "worker.mjs"),
+    (name = "core.wasm", wasm = embed "core.wasm"),
+  ],
+  compatibilityDate = "2024-09-23",
+);
+`);
+    const child = spawn(bin('workerd'), ['serve', `${outDir}/config.capnp`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let logs = '';
+    child.stdout!.on('data', (d) => (logs += d));
+    child.stderr!.on('data', (d) => (logs += d));
+    try {
+      let body = '';
+      for (let i = 0; i < 100 && !body; i++) {
+        try {
+          body = await (await fetch(`http://127.0.0.1:${port}/`)).text();
+        } catch {
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
+      expect(body, `${body}\n${logs}`).toMatch(/8 passed, 0 failed/);
+    } finally {
+      child.kill('SIGTERM');
+    }
+  }, 120_000);
+});

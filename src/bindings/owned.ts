@@ -2,7 +2,11 @@ import { getArena } from './instance.js';
 
 // Blocks whose owner is collected without an explicit release go back to the
 // arena here, so forgetting destroy() wastes memory only until the next GC.
-const orphans = new FinalizationRegistry<number>((ptr) => getArena().free(ptr));
+// workerd has no FinalizationRegistry: there, only destroy() frees a block.
+const orphans: Pick<FinalizationRegistry<number>, 'register' | 'unregister'> =
+  typeof FinalizationRegistry === 'function'
+    ? new FinalizationRegistry<number>((ptr) => getArena().free(ptr))
+    : { register: () => undefined, unregister: () => false };
 
 /** A block of wasm memory tied to the lifetime of a JavaScript object. */
 export class OwnedBlock {

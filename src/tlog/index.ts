@@ -12,6 +12,8 @@ export async function init(source?: InitSource): Promise<void> {
   await Promise.all([initCore(source), initEd25519()]);
 }
 
+/** For runtimes that forbid compiling wasm from bytes (edge workers): supply a synchronous SHA-512 before `init`. */
+export { initEd25519 } from '../crypto/ed25519.js';
 export { emptyRoot, hashLeaf, hashChildren, HASH_SIZE } from './hasher.js';
 export { MerkleTree } from './tree.js';
 export { MemoryNodeStore, type NodeStore } from './storage.js';
