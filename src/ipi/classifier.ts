@@ -1,6 +1,6 @@
 import { decodeBase64Unchecked } from '../bindings/encoding.js';
 import { LinearModel } from '../bindings/linear.js';
-import { normalizeText } from '../bindings/text.js';
+import { featurize, normalizeText } from '../bindings/text.js';
 import { MODEL_META, MODEL_WEIGHTS_BASE64 } from './model.generated.js';
 import { windows } from './windows.js';
 
@@ -18,13 +18,36 @@ export const THRESHOLDS: { readonly low: number; readonly medium: number; readon
  */
 export class CoreClassifier implements IpiClassifier {
   readonly #model: LinearModel;
+  readonly #weights: Float32Array;
 
-  constructor(model?: LinearModel) {
+  constructor() {
+    this.#weights = new Float32Array(decodeBase64Unchecked(MODEL_WEIGHTS_BASE64).slice().buffer);
     // Text is normalised once per call here, not once per window.
-    this.#model = model ?? new LinearModel(new Float32Array(decodeBase64Unchecked(MODEL_WEIGHTS_BASE64).slice().buffer), MODEL_META.bias, {
+    this.#model = new LinearModel(this.#weights, MODEL_META.bias, {
       charNgrams: [MODEL_META.charNgrams[0], MODEL_META.charNgrams[1]],
       normalize: false,
     });
+  }
+
+  /**
+   * Which words pushed the score up or down: each word's features (its
+   * unigram and character n-grams) weighted as the model weights them, mean
+   * per feature. An explanation for people (the playground highlights it),
+   * not the score itself, which also counts bigrams and context.
+   */
+  explain(text: string): { word: string; weight: number }[] {
+    const out: { word: string; weight: number }[] = [];
+    for (const word of normalizeText(text).split(/(\s+)/)) {
+      if (!/[\p{L}\p{N}]/u.test(word)) {
+        out.push({ word, weight: 0 });
+        continue;
+      }
+      const ids = featurize(word, { mode: 'text', buckets: this.#weights.length, charNgrams: [MODEL_META.charNgrams[0], MODEL_META.charNgrams[1]], normalize: false });
+      let sum = 0;
+      for (const id of ids) sum += this.#weights[id]!;
+      out.push({ word, weight: ids.length ? sum / ids.length : 0 });
+    }
+    return out;
   }
 
   probability(text: string): number {
