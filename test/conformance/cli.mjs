@@ -9,6 +9,21 @@ import { runChecks } from './checks.mjs';
 
 const runtime = globalThis.Deno ? `deno ${globalThis.Deno.version.deno}` : globalThis.Bun ? `bun ${globalThis.Bun.version}` : `node ${globalThis.process?.version}`;
 console.log(`runtime: ${runtime}`);
-const { failed } = await runChecks({ core, tlog, vmg, ipi, skills });
+// The ONNX path where onnxruntime-web loads (an optional peer: Node here).
+let ort;
+if (!globalThis.Deno && !globalThis.Bun) {
+  try {
+    const { readFileSync } = await import('node:fs');
+    ort = {
+      ort: await import('onnxruntime-web'),
+      model: readFileSync(new URL('../../models/ipi-classifier.onnx', import.meta.url)),
+      meta: JSON.parse(readFileSync(new URL('../../models/ipi-classifier.json', import.meta.url), 'utf8')),
+    };
+    ort.ort.env.wasm.numThreads = 1;
+  } catch {
+    ort = undefined;
+  }
+}
+const { failed } = await runChecks({ core, tlog, vmg, ipi, skills }, { ort });
 if (globalThis.Deno) globalThis.Deno.exit(failed ? 1 : 0);
 else globalThis.process.exitCode = failed ? 1 : 0;
