@@ -47,11 +47,13 @@ export function compareCodePoints(a: string, b: string): number {
 
 /**
  * Check every path and build the manifest: NFC paths sorted by code point with
- * the SHA-256 of each file, carriers excluded, SKILL.md hashed without its
- * `x-signature` line (see `skillMdForDigest`). Returns the problems instead
- * when there are any (never throws on bundle content).
+ * the SHA-256 of each file, carriers excluded. With `inline`, SKILL.md is
+ * hashed without its `x-signature` line (see `skillMdForDigest`) — only when
+ * that line is the carrier being verified: otherwise an `x-signature` line is
+ * content like any other, so text slipped into one after signing is a change.
+ * Returns the problems instead when there are any (never throws on bundle content).
  */
-export function buildManifest(bundle: SkillBundle): { entries: ManifestEntry[] } | { problems: string[] } {
+export function buildManifest(bundle: SkillBundle, options: { inline?: boolean } = {}): { entries: ManifestEntry[] } | { problems: string[] } {
   const problems: string[] = [];
   if (!(bundle?.files instanceof Map)) return { problems: ['bundle.files must be a Map of path to bytes'] };
   const seen = new Map<string, string>();
@@ -73,7 +75,7 @@ export function buildManifest(bundle: SkillBundle): { entries: ManifestEntry[] }
     if (folded.has(fold) && folded.get(fold) !== path) problems.push(`paths differ only in case: ${JSON.stringify(folded.get(fold))} and ${JSON.stringify(path)}`);
     seen.set(path, raw);
     folded.set(fold, path);
-    if (!CARRIERS.has(path)) items.push([path, path === 'SKILL.md' ? skillMdForDigest(bytes) : bytes]);
+    if (!CARRIERS.has(path)) items.push([path, path === 'SKILL.md' && options.inline ? skillMdForDigest(bytes) : bytes]);
   }
   if (!seen.has('SKILL.md')) problems.push('no SKILL.md at the root of the bundle');
   if (problems.length) return { problems };

@@ -43,7 +43,7 @@ export function signSkill(bundle: SkillBundle, secretKey: Uint8Array, options: S
   files.set('SKILL.md', withoutInline(skillMd));
   const meta = readFrontmatter(files.get('SKILL.md')!);
   if ('problem' in meta) throw new ParapetRangeError(`SKILL.md: ${meta.problem}`, 'invalid-value');
-  const manifest = bundleManifest({ files });
+  const manifest = bundleManifest({ files }, { inline: carrier === 'inline' });
   const publicKey = ed25519PublicKey(secretKey);
   if (carrier === 'minisign' || carrier === 'sshsig') {
     const bytes = new TextEncoder().encode(manifest);

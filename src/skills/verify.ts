@@ -124,8 +124,8 @@ export function verifySkillSignature(bundle: SkillBundle, options: VerifyOptions
   };
   if (mode === 'off') return done('unsigned', { reasons: ['verification is off'] });
 
-  const manifest = buildManifest(bundle);
-  if ('problems' in manifest) return done('malformed', { reasons: manifest.problems });
+  const paths = buildManifest(bundle);
+  if ('problems' in paths) return done('malformed', { reasons: paths.problems });
   const meta = readFrontmatter(bundle.files.get('SKILL.md')!);
   if ('problem' in meta) return done('malformed', { reasons: [meta.problem] });
   const who = { name: meta.name, ...(meta.version !== undefined ? { version: meta.version } : {}) };
@@ -135,6 +135,8 @@ export function verifySkillSignature(bundle: SkillBundle, options: VerifyOptions
   const carrier = findCarrier(bundle, meta);
   if (!carrier) return done('unsigned', { ...who, reasons: ['no signature: no SKILL.sig, x-signature, MANIFEST.minisig or MANIFEST.sig'] });
   if ('malformed' in carrier) return done('malformed', { ...who, format: carrier.format, reasons: [carrier.malformed] });
+  // Only the inline carrier's own line is left out of SKILL.md's digest.
+  const manifest = carrier.format === 'inline' ? (buildManifest(bundle, { inline: true }) as { entries: ManifestEntry[] }) : paths;
 
   const checked = 'envelope' in carrier ? checkEnvelope(carrier.envelope, trust) : checkDetached(carrier, trust);
   const ids = { format: carrier.format, ...who, ...(checked.fingerprint ? { fingerprint: checked.fingerprint, keyId: checked.fingerprint } : {}), ...(checked.signer ? { signer: checked.signer } : {}) };
@@ -261,8 +263,8 @@ function describeDiff(files: { added: readonly string[]; removed: readonly strin
 }
 
 /** Exposed for signers: the manifest of a bundle, or why there is none. */
-export function bundleManifest(bundle: SkillBundle): string {
-  const m = buildManifest(bundle);
+export function bundleManifest(bundle: SkillBundle, options: { inline?: boolean } = {}): string {
+  const m = buildManifest(bundle, options);
   if ('problems' in m) throw new ParapetRangeError(`bundle is malformed: ${m.problems.join('; ')}`, 'invalid-value');
   return manifestText(m.entries);
 }
