@@ -60,10 +60,13 @@ function referenceFeatures(text: string, buckets = 4096, nMin = 3, nMax = 5): nu
   if (nMax === 0) return out;
   for (let n = Math.max(1, nMin); n <= nMax; n++) {
     for (let end = Math.max(1, n - 1); end < kept.length; end++) {
-      let gram = 0n;
-      for (let j = end - n + 1; j <= end; j++) gram = (gram << 8n) | BigInt(kept[j]!);
-      const h = ((gram ^ (BigInt(n) << 59n)) * 0x9e3779b97f4a7c15n) & 0xffffffffffffffffn;
-      out.push(bucket(Number(h >> 32n), buckets));
+      // The gram's bytes as little-endian words: lo = the first four, hi = the rest.
+      const bytes = kept.slice(end - n + 1, end + 1);
+      const word = (bs: number[]) => bs.reduce((v, b, i) => (v | (b << (8 * i))) >>> 0, 0);
+      const lo = word(bytes.slice(0, 4));
+      const hi = word(bytes.slice(4));
+      const x = (lo ^ Math.imul(hi, 0x85ebca6b) ^ Math.imul(n, 0x27d4eb2f)) >>> 0;
+      out.push(bucket(Math.imul(x, 0x9e3779b1) >>> 0, buckets));
     }
   }
   return out;
