@@ -35,4 +35,3 @@ function run(hasher: IHasher | undefined, data: Uint8Array): Uint8Array {
 
 export const sha512 = (data: Uint8Array): Uint8Array => run(sha512Hasher, data);
 export const blake2b512 = (data: Uint8Array): Uint8Array => run(blake2bHasher, data);
-export const hashesReady = (): boolean => sha512Hasher !== undefined;

@@ -33,7 +33,7 @@ export function pathProblem(path: string): string | undefined {
 }
 
 /** Compare by Unicode code point (UTF-8 byte order), which every language can reproduce. */
-export function compareCodePoints(a: string, b: string): number {
+function compareCodePoints(a: string, b: string): number {
   const ia = a[Symbol.iterator]();
   const ib = b[Symbol.iterator]();
   for (;;) {

@@ -21,7 +21,6 @@ export function readVectorJson<T = unknown>(relative: string): T {
 }
 
 export const hex = (s: string): Uint8Array => Uint8Array.from(Buffer.from(s, 'hex'));
-export const toHexString = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 
 /** NIST CAVP .rsp records: `Len`/`Msg`/`MD` groups (ShortMsg, LongMsg). */
 export function parseRsp(text: string): { len: number; msg: Uint8Array; md: string }[] {
