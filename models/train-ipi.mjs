@@ -16,7 +16,7 @@ import { writeOnnxLinear } from './onnx-linear.mjs';
 import { auroc, tprAtFpr } from '../scripts/metrics.mjs';
 import { windows } from '../dist/ipi.js';
 
-export const BUCKETS = 1 << 16;
+export const BUCKETS = 1 << 18;
 export const CHAR_NGRAMS = [3, 5];
 const EPOCHS = 12;
 const BATCH = 32;
