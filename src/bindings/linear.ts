@@ -24,9 +24,9 @@ export class LinearModel {
     this.bias = bias;
     this.features = { ...features, buckets: weights.length };
     this.#weights = new OwnedBlock(this, weights.length * 4);
-    this.#counts = new OwnedBlock(this, weights.length * 4);
+    this.#counts = new OwnedBlock(this, weights.length * 2); // u16 counts
     heapF32().set(weights, this.#weights.ptr >>> 2);
-    heapU8().fill(0, this.#counts.ptr, this.#counts.ptr + weights.length * 4);
+    heapU8().fill(0, this.#counts.ptr, this.#counts.ptr + weights.length * 2);
   }
 
   /** The logit of `text` (or UTF-8 bytes, taken as normalised). */
