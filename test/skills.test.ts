@@ -255,6 +255,13 @@ describe('publishers from a well-known URL (fetch injected)', () => {
     expect(verifySkillSignature(signSkill(skill(), stranger.secretKey, { issuedAt: NOW - 1 }), { trustRoot: root, now: NOW })).toMatchObject({ status: 'verified', signer: 'example.com' });
   });
 
+  it('refuses an oversized or non-JSON key document', async () => {
+    const serve = (body: string) => (async () => new Response(body, { status: 200 })) as unknown as typeof fetch;
+    const pub = { publishers: [{ domain: 'example.com', url: 'https://example.com/k.json' }] };
+    await expect(resolvePublishers(pub, serve('x'.repeat(70_000)))).rejects.toThrow(/larger than/);
+    await expect(resolvePublishers(pub, serve('<html>'))).rejects.toThrow(/not JSON/);
+  });
+
   it('refuses URLs off the publisher domain or without https', async () => {
     const f = fakeFetch({});
     await expect(resolvePublishers({ publishers: [{ domain: 'example.com', url: 'https://example.com.evil.test/k.json' }] }, f)).rejects.toThrow(/not on example.com/);

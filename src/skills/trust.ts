@@ -56,6 +56,7 @@ export interface RevocationList {
 }
 
 const FP = /^sha256:[0-9a-f]{64}$/;
+const MAX_KEY_DOCUMENT = 64 * 1024;
 
 function keyBytes(text: string): { raw: Uint8Array; minisign?: MinisignKey } {
   const minisign = parseMinisignPublicKey(text);
@@ -155,7 +156,15 @@ export async function resolvePublishers(config: TrustRootConfig, fetchFn: typeof
     const response = await fetchFn(url.href, { redirect: 'error' });
     if (!response.ok) throw new ParapetRangeError(`publisher ${domain}: ${url.href} answered ${response.status}`, 'invalid-value');
     if (response.redirected) throw new ParapetRangeError(`publisher ${domain}: redirected`, 'invalid-value');
-    const body = (await response.json()) as { keys?: { public_key?: string }[] };
+    // A key document is a few hundred bytes; refuse anything large before parsing it.
+    const text = await response.text();
+    if (text.length > MAX_KEY_DOCUMENT) throw new ParapetRangeError(`publisher ${domain}: key document larger than ${MAX_KEY_DOCUMENT} bytes`, 'invalid-value');
+    let body: { keys?: { public_key?: string }[] };
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new ParapetRangeError(`publisher ${domain}: key document is not JSON`, 'invalid-value');
+    }
     for (const k of body?.keys ?? []) {
       const raw = fromBase64(String(k.public_key));
       if (raw.length !== 32) throw new ParapetRangeError(`publisher ${domain}: a key is not 32 bytes`, 'invalid-value');
