@@ -188,3 +188,15 @@ describe('misuse and hostile input', () => {
     expect(tree.size).toBe(3);
   });
 });
+
+describe('appendLeafHashes', () => {
+  it('builds the same tree as appending one by one, in uneven batches', () => {
+    const leaves = Array.from({ length: 777 }, (_, i) => new TextEncoder().encode(`entry ${i}`));
+    const one = new MerkleTree();
+    for (const l of leaves) one.append(l);
+    const batched = new MerkleTree();
+    for (const [a, b] of [[0, 1], [1, 100], [100, 101], [101, 513], [513, 777]] as const) batched.appendLeafHashes(leaves.slice(a, b).map(hashLeaf));
+    for (const size of [1, 2, 3, 100, 101, 512, 513, 776, 777]) expect(toHex(batched.root(size))).toBe(toHex(one.root(size)));
+    expect(() => batched.appendLeafHashes([new Uint8Array(31)])).toThrow(/"hashes\[0\]" must be 32 bytes/);
+  });
+});

@@ -55,11 +55,19 @@ export class MerkleTree {
    */
   appendMany(leaves: readonly Uint8Array[]): number {
     assertBytesArray(leaves, 'leaves');
+    return this.appendLeafHashes(merkleLeafHashBatch(leaves));
+  }
+
+  /** Append many precomputed leaf hashes, each level's new parents hashed in one batch. */
+  appendLeafHashes(hashes: readonly Uint8Array[]): number {
+    assertBytesArray(hashes, 'hashes');
+    for (let i = 0; i < hashes.length; i++) {
+      if (hashes[i]!.length !== HASH_SIZE) throw new ParapetRangeError(`"hashes[${i}]" must be 32 bytes, got ${hashes[i]!.length}`);
+    }
     const first = this.count;
-    const hashes = merkleLeafHashBatch(leaves);
     for (let i = 0; i < hashes.length; i++) this.store.set(0, first + i, hashes[i]!);
     let lo = first;
-    let hi = first + leaves.length;
+    let hi = first + hashes.length;
     for (let level = 0; ; level++) {
       // Parents at level + 1 completed by this batch: p with 2p + 1 < hi and 2p + 1 ≥ lo.
       const from = Math.floor(lo / 2);
@@ -75,7 +83,7 @@ export class MerkleTree {
       lo = from;
       hi = to;
     }
-    this.count = first + leaves.length;
+    this.count = first + hashes.length;
     return first;
   }
 

@@ -64,6 +64,7 @@ export function verifyStore(tx: BackendTx, ephemeral: ReadonlyMap<string, Uint8A
     const raw: Uint8Array[] = [];
     for (let seq = start; seq < end; seq++) raw.push(tx.getEntry(seq) ?? new Uint8Array(0));
     const leaves = merkleLeafHashBatch(raw);
+    fresh.appendLeafHashes(leaves);
     for (let seq = start; seq < end; seq++) {
       const bytes = raw[seq - start]!;
       const leaf = leaves[seq - start]!;
@@ -78,7 +79,6 @@ export function verifyStore(tx: BackendTx, ephemeral: ReadonlyMap<string, Uint8A
       const stored = tx.nodes.get(0, seq);
       if (!stored || !sameBytes(stored, leaf)) reasons.push('node-mismatch');
       entries[seq] = entry;
-      fresh.appendLeafHash(leaf);
       prevLeaf = toHex(leaf);
       reports.push({ seq, status: reasons.length ? 'tampered' : 'ok', reasons, op: entry?.op, key: entry?.key, version: entry?.version });
     }
