@@ -1,6 +1,6 @@
 import { fromBase64, toBase64 } from '../bindings/encoding.js';
 import { assertBytes, assertInteger, ParapetRangeError } from '../bindings/errors.js';
-import { openNote, signNote, type NoteSigner, type NoteVerifier } from './note.js';
+import { openNote, signNote, type NoteResult, type NoteSigner, type NoteVerifier } from './note.js';
 
 /**
  * C2SP tlog-checkpoint v1.0.0: the signed tree head of a log.
@@ -59,14 +59,9 @@ export function signCheckpoint(checkpoint: Checkpoint, signers: readonly NoteSig
 
 export type CheckpointFailure = 'malformed' | 'bad-signature' | 'unverified' | 'malformed-checkpoint' | 'origin-mismatch' | 'missing-signer';
 
+/** An opened note's signers, with its text parsed as a checkpoint. */
 export type CheckpointResult =
-  | {
-      readonly valid: true;
-      readonly checkpoint: Checkpoint;
-      readonly verified: readonly string[];
-      readonly timestamps: Readonly<Record<string, number>>;
-      readonly unknown: readonly { name: string; keyId: string }[];
-    }
+  | (Omit<Extract<NoteResult, { valid: true }>, 'text'> & { readonly checkpoint: Checkpoint })
   | { readonly valid: false; readonly reason: CheckpointFailure; readonly message: string };
 
 export interface OpenCheckpointOptions {
