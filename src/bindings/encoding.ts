@@ -2,6 +2,17 @@ import { ParapetRangeError, ParapetTypeError, assertBytes, describe } from './er
 
 // Hex and base64 helpers live apart from the crypto: the core speaks bytes only.
 
+/**
+ * Byte equality that looks at every byte whatever it finds (no early exit on
+ * the first difference), for hashes, roots and key ids.
+ */
+export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
+  return diff === 0;
+}
+
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 export function toHex(bytes: Uint8Array): string {

@@ -11,6 +11,6 @@ export type { RunningStatsState, DiagonalGaussianState } from './stats.js';
 export { normalizeText, featurize, shingles } from './text.js';
 export { LinearModel } from './linear.js';
 export type { FeaturizeOptions, TokenizeMode } from './text.js';
-export { toHex, fromHex, toBase64, fromBase64 } from './encoding.js';
+export { toHex, fromHex, toBase64, fromBase64, bytesEqual } from './encoding.js';
 export { ParapetTypeError, ParapetRangeError, ParapetStateError } from './errors.js';
 export type { ParapetErrorCode } from './errors.js';

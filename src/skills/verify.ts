@@ -1,4 +1,4 @@
-import { toHex } from '../bindings/encoding.js';
+import { bytesEqual, toHex } from '../bindings/encoding.js';
 import { sha256 } from '../bindings/index.js';
 import { ParapetRangeError, ParapetStateError, ParapetTypeError } from '../bindings/errors.js';
 import { buildManifest, diffManifests, manifestText, parseManifest, type ManifestEntry, type SkillBundle } from './bundle.js';
@@ -237,7 +237,7 @@ function checkDetached(carrier: Extract<Carrier, { signature: string }>, trust: 
   const sig = parseMinisignSignature(carrier.signature);
   if (!sig) return { status: 'malformed', reason: 'MANIFEST.minisig is not a minisign signature' };
   // minisign names only a key id: look for a trusted minisign key with that id.
-  const key = trust.keys.find((k) => k.minisign && k.minisign.keyId.every((b, i) => b === sig.keyId[i]));
+  const key = trust.keys.find((k) => k.minisign && bytesEqual(k.minisign.keyId, sig.keyId));
   if (!key) return { status: 'untrusted-key', reason: `signed by minisign key ${toHex(sig.keyId)}, which the trust root does not hold` };
   if (!verifyMinisign(carrier.manifest, sig, key.minisign!)) return { status: 'bad-signature', reason: 'the minisign signature or its trusted comment does not verify', fingerprint: key.fingerprint };
   return { key, fingerprint: key.fingerprint, signer: key.signer, signedManifest };

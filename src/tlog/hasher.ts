@@ -1,4 +1,4 @@
-import { merkleLeafHash, merkleNodeHash, merkleNodeHashBatch, sha256 } from '../bindings/index.js';
+import { merkleLeafHash, merkleLeafHashBatch, merkleNodeHash, merkleNodeHashBatch, sha256 } from '../bindings/index.js';
 
 /**
  * RFC 6962 §2.1 hashing, the one place the domain-separation prefixes live:
@@ -9,6 +9,8 @@ import { merkleLeafHash, merkleNodeHash, merkleNodeHashBatch, sha256 } from '../
 export const HASH_SIZE = 32;
 
 export const hashLeaf = merkleLeafHash;
+/** Leaf hashes of many leaves in few wasm crossings. */
+export const hashLeafBatch = merkleLeafHashBatch;
 export const hashChildren = merkleNodeHash;
 /** Node hashes of n (left ‖ right) pairs given as 64·n bytes, in one crossing per 4096 pairs. */
 export const hashChildrenBatch = merkleNodeHashBatch;

@@ -1,5 +1,5 @@
 import { sha256 } from '../bindings/index.js';
-import { fromBase64, toBase64, toHex } from '../bindings/encoding.js';
+import { bytesEqual, fromBase64, toBase64, toHex } from '../bindings/encoding.js';
 import { ParapetRangeError, ParapetTypeError } from '../bindings/errors.js';
 import { ed25519PublicKey, ed25519Sign, ed25519Verify } from '../crypto/ed25519.js';
 
@@ -187,8 +187,6 @@ export function parseNote(input: string | Uint8Array): { text: string; signature
   return { text, signatures };
 }
 
-const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
-
 /** The message a cosignature/v1 signs: "cosignature/v1\ntime <t>\n" ‖ checkpoint text. */
 export function cosignedMessage(text: string, timestamp: number): Uint8Array {
   return new TextEncoder().encode(`cosignature/v1\ntime ${timestamp}\n${text}`);
@@ -215,7 +213,7 @@ export function openNote(note: string | Uint8Array, verifiers: readonly NoteVeri
   const timestamps: Record<string, number> = {};
   const unknown: { name: string; keyId: string }[] = [];
   for (const sig of signatures) {
-    const key = verifiers.find((v) => v.name === sig.name && sameBytes(v.keyId, sig.keyId));
+    const key = verifiers.find((v) => v.name === sig.name && bytesEqual(v.keyId, sig.keyId));
     if (!key) {
       unknown.push({ name: sig.name, keyId: toHex(sig.keyId) });
       continue;

@@ -1,6 +1,5 @@
 import { assertBytes, assertBytesArray, assertInteger, ParapetRangeError } from '../bindings/errors.js';
-import { emptyRoot, HASH_SIZE, hashChildren, hashChildrenBatch, hashLeaf } from './hasher.js';
-import { merkleLeafHashBatch } from '../bindings/index.js';
+import { emptyRoot, HASH_SIZE, hashChildren, hashChildrenBatch, hashLeaf, hashLeafBatch } from './hasher.js';
 import { isPowerOfTwo, splitPoint } from './math.js';
 import { MemoryNodeStore, type NodeStore } from './storage.js';
 
@@ -55,7 +54,7 @@ export class MerkleTree {
    */
   appendMany(leaves: readonly Uint8Array[]): number {
     assertBytesArray(leaves, 'leaves');
-    return this.appendLeafHashes(merkleLeafHashBatch(leaves));
+    return this.appendLeafHashes(hashLeafBatch(leaves));
   }
 
   /** Append many precomputed leaf hashes, each level's new parents hashed in one batch. */

@@ -1,3 +1,4 @@
+import { bytesEqual } from '../bindings/encoding.js';
 import { HASH_SIZE, hashChildren } from './hasher.js';
 import { isPowerOfTwo } from './math.js';
 
@@ -35,13 +36,6 @@ function fail(reason: ProofFailure, message: string, extra: { computed?: Uint8Ar
 
 const isSize = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
 const isHash = (h: unknown): h is Uint8Array => h instanceof Uint8Array && h.length === HASH_SIZE;
-
-function equal(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
-  return diff === 0;
-}
 
 function checkProof(proof: unknown): proof is readonly Uint8Array[] {
   return Array.isArray(proof) && proof.every(isHash);
@@ -82,7 +76,7 @@ export function verifyInclusion(
     sn = Math.floor(sn / 2);
   }
   if (sn !== 0) return fail('wrong-proof-length', `proof of ${proof.length} elements is too short for size ${size}`);
-  if (!equal(r, root)) return fail('root-mismatch', 'the proof leads to a different root', { computed: r, expected: root });
+  if (!bytesEqual(r, root)) return fail('root-mismatch', 'the proof leads to a different root', { computed: r, expected: root });
   return OK;
 }
 
@@ -111,7 +105,7 @@ export function verifyConsistency(
     // Same tree: nothing to prove but that the roots are the same bytes
     // (transparency-dev/merkle compares them as given, whatever their length).
     if (proof.length !== 0) return fail('wrong-proof-length', 'equal sizes need an empty proof');
-    if (!equal(root1, root2)) return fail('root-mismatch', 'equal sizes but different roots', { computed: root1, expected: root2 });
+    if (!bytesEqual(root1, root2)) return fail('root-mismatch', 'equal sizes but different roots', { computed: root1, expected: root2 });
     return OK;
   }
   if (!isHash(root1) || !isHash(root2)) return fail('bad-hash-length', 'roots must be 32 bytes');
@@ -144,7 +138,7 @@ export function verifyConsistency(
     sn = Math.floor(sn / 2);
   }
   if (sn !== 0) return fail('wrong-proof-length', 'proof has too few elements');
-  if (!equal(fr, root1)) return fail('root-mismatch', 'the proof does not lead to root1', { computed: fr, expected: root1 });
-  if (!equal(sr, root2)) return fail('root-mismatch', 'the proof does not lead to root2', { computed: sr, expected: root2 });
+  if (!bytesEqual(fr, root1)) return fail('root-mismatch', 'the proof does not lead to root1', { computed: fr, expected: root1 });
+  if (!bytesEqual(sr, root2)) return fail('root-mismatch', 'the proof does not lead to root2', { computed: sr, expected: root2 });
   return OK;
 }

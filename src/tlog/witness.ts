@@ -1,4 +1,4 @@
-import { fromBase64, toBase64 } from '../bindings/encoding.js';
+import { bytesEqual, fromBase64, toBase64 } from '../bindings/encoding.js';
 import { assertInteger, ParapetRangeError, ParapetStateError, ParapetTypeError } from '../bindings/errors.js';
 import { openCheckpoint, type Checkpoint, type OpenCheckpointOptions } from './checkpoint.js';
 import type { NoteVerifier } from './note.js';
@@ -66,8 +66,7 @@ export class CheckpointWitness {
       return { accepted: false, reason: 'rollback', message: `size ${cp.size} is below the accepted ${held.size}`, checkpoint: cp };
     }
     if (cp.size === held.size) {
-      const same = cp.root.length === held.root.length && cp.root.every((b, i) => b === held.root[i]);
-      if (!same) return { accepted: false, reason: 'fork', message: `a different root for size ${cp.size}`, checkpoint: cp };
+      if (!bytesEqual(cp.root, held.root)) return { accepted: false, reason: 'fork', message: `a different root for size ${cp.size}`, checkpoint: cp };
       return { accepted: true, checkpoint: cp, previousSize: held.size };
     }
     // From an accepted empty tree every later tree is an extension.

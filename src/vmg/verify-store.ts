@@ -1,4 +1,4 @@
-import { sha256Batch, toHex, merkleLeafHashBatch } from '../bindings/index.js';
+import { bytesEqual, merkleLeafHashBatch, sha256Batch, toHex } from '../bindings/index.js';
 import { canonicalJson } from '../canonical/jcs.js';
 import { openCheckpoint } from '../tlog/checkpoint.js';
 import { parseVerifierKey } from '../tlog/note.js';
@@ -40,11 +40,7 @@ export interface StoreVerification {
 
 const BATCH = 4096;
 
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
+
 
 /**
  * Walk everything. Leaf and value hashes are computed in batches on the core;
@@ -77,7 +73,7 @@ export function verifyStore(tx: BackendTx, ephemeral: ReadonlyMap<string, Uint8A
         if (entry.prev !== prevLeaf) reasons.push('chain-broken');
       }
       const stored = tx.nodes.get(0, seq);
-      if (!stored || !sameBytes(stored, leaf)) reasons.push('node-mismatch');
+      if (!stored || !bytesEqual(stored, leaf)) reasons.push('node-mismatch');
       entries[seq] = entry;
       prevLeaf = toHex(leaf);
       reports.push({ seq, status: reasons.length ? 'tampered' : 'ok', reasons, op: entry?.op, key: entry?.key, version: entry?.version });

@@ -1,4 +1,4 @@
-import { fromBase64, toBase64 } from '../../bindings/encoding.js';
+import { bytesEqual, fromBase64, toBase64 } from '../../bindings/encoding.js';
 import { ParapetRangeError } from '../../bindings/errors.js';
 import { blake2b512 } from '../../crypto/hashes.js';
 import { ed25519Sign, ed25519Verify } from '../../crypto/ed25519.js';
@@ -56,7 +56,7 @@ export function parseMinisignSignature(text: string): MinisignSignature | undefi
 
 /** Verify `message` against a parsed signature and key: both the signature and the trusted-comment signature. */
 export function verifyMinisign(message: Uint8Array, sig: MinisignSignature, key: MinisignKey): boolean {
-  if (!sig.keyId.every((b, i) => b === key.keyId[i])) return false;
+  if (!bytesEqual(sig.keyId, key.keyId)) return false;
   const signed = sig.prehashed ? blake2b512(message) : message;
   if (!ed25519Verify(sig.signature, signed, key.publicKey)) return false;
   const comment = new TextEncoder().encode(sig.trustedComment);
