@@ -56,12 +56,22 @@ export function toBase64(bytes: Uint8Array): string {
   return s;
 }
 
+/** Node's and Bun's Buffer, where there is one: a runtime feature check, not an import. */
+const nativeBuffer = (globalThis as { Buffer?: { from(s: string, enc: 'base64' | 'utf8'): Uint8Array } }).Buffer;
+const encoder = new TextEncoder();
+
+/** UTF-8 bytes of `text`; Buffer encodes short strings ~3× faster than TextEncoder where it exists. */
+export function utf8(text: string): Uint8Array {
+  if (!nativeBuffer) return encoder.encode(text);
+  const b = nativeBuffer.from(text, 'utf8');
+  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+}
+
 /** Decode base64 known to be well formed (checked by the caller, or our own embedded data). */
 export function decodeBase64Unchecked(text: string): Uint8Array {
-  // Node and Bun have a native decoder (no import needed): ~20× the loop below on a cold start.
-  const native = (globalThis as { Buffer?: { from(s: string, enc: 'base64'): Uint8Array } }).Buffer;
-  if (native) {
-    const b = native.from(text, 'base64');
+  // Node and Bun have a native decoder: ~20× the loop below on a cold start.
+  if (nativeBuffer) {
+    const b = nativeBuffer.from(text, 'base64');
     return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
   }
   const pad = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;

@@ -2,6 +2,9 @@ import type { HookRegistry } from '../hooks/registry.js';
 import { IpiBlockedError, type DetectorSession, type IpiDetector } from './detector.js';
 import type { ToolCall } from './types.js';
 
+/** A tool result as the text the agent would read. */
+const asText = (result: unknown): string => (typeof result === 'string' ? result : (JSON.stringify(result) ?? ''));
+
 /** Payloads the IPI hooks read. */
 export interface PreToolCallPayload {
   readonly sessionId: string;
@@ -33,7 +36,7 @@ export function registerIpiHook(registry: Pick<HookRegistry, 'register'>, detect
     registry.register<PostToolCallPayload>(
       'post-tool-call',
       ({ sessionId, toolName, result }) => {
-        detector.session(sessionId).observe({ role: 'tool', toolName, content: typeof result === 'string' ? result : JSON.stringify(result) ?? '' });
+        detector.session(sessionId).observe({ role: 'tool', toolName, content: asText(result) });
       },
       { name: 'parapet-ipi-observe', priority: 100 },
     ),
@@ -52,7 +55,7 @@ export function guardTool<A, R>(name: string, fn: (args: A) => R | Promise<R>, s
     const risk = await session.assess({ name, arguments: args });
     if (risk.action === 'block') throw new IpiBlockedError(risk);
     const result = await fn(args);
-    session.observe({ role: 'tool', toolName: name, content: typeof result === 'string' ? result : JSON.stringify(result) ?? '' });
+    session.observe({ role: 'tool', toolName: name, content: asText(result) });
     return result;
   };
 }

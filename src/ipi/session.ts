@@ -181,11 +181,12 @@ export class IpiSession {
       // Whole values are traced up to a few lines long; inside longer ones (a
       // message body) only the entities are: a body is composed, not copied.
       for (const candidate of value.length <= MAX_TRACED ? [value, ...entities(value)] : entities(value)) {
-        const hashes = [1, 2, 3].map((k) => shingles(candidate, k, { mode: 'text' }));
-        const wordCount = hashes[0]?.length ?? 0;
+        // Only the shingle length that is used: unigrams give the word count.
+        const unigrams = shingles(candidate, 1, { mode: 'text' });
+        const wordCount = unigrams.length;
         if (wordCount === 0) continue;
         const k = Math.min(MAX_K, wordCount);
-        const mine = hashes[k - 1]!;
+        const mine = k === 1 ? unigrams : shingles(candidate, k, { mode: 'text' });
         // Single common words prove little: require an entity-like token or several words.
         const strength = wordCount >= 3 || /[@./:\d]/.test(candidate) ? 1 : wordCount === 2 ? 0.6 : 0.25;
         if (mine.every((h) => this.#trusted[k - 1]!.has(h))) continue;
@@ -211,7 +212,7 @@ export class IpiSession {
   #affinity(toolName: string): { value: number; detail?: string } {
     const terms = nameTerms(toolName);
     if (terms.length === 0) return { value: 0 };
-    const variants = terms.map((t) => [t, `${t}s`].map((w) => shingles(w, 1, { mode: 'text' })[0]!));
+    const variants = terms.map((t) => [t, `${t}s`].map(wordHash));
     const trusted = this.#trusted[0]!;
     if (variants.some((vs) => vs.some((h) => trusted.has(h)))) return { value: 0 };
     let best = 0;
@@ -250,6 +251,17 @@ export class IpiSession {
     if (!this.#ctx.hiddenReference) return 0;
     return this.#ctx.hiddenReference.score(state);
   }
+}
+
+/** A single word's hash as `shingles(…, 1)` gives it, memoised: tool names repeat call after call. */
+const wordHashes = new Map<string, number>();
+function wordHash(word: string): number {
+  let h = wordHashes.get(word);
+  if (h === undefined) {
+    h = shingles(word, 1, { mode: 'text' })[0]!;
+    if (wordHashes.size < 4096) wordHashes.set(word, h);
+  }
+  return h;
 }
 
 /** Words of a tool name that say what it touches: get_channels → channel; post_webpage → post, webpage. */
