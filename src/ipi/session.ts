@@ -66,11 +66,10 @@ export class IpiSession {
       // Window by window: a value copied from the injected paragraph of an email
       // is suspect, a value from its harmless header is not.
       for (const w of windows(content)) {
-        const sets = [1, 2, 3].map((k) => new Set(shingles(w, k, { mode: 'text' })));
-        this.#sources.push({ ...(observation.toolName ? { toolName: observation.toolName } : {}), risk: this.#ctx.classifier.probability(w), sets });
+        this.#sources.push({ ...(observation.toolName ? { toolName: observation.toolName } : {}), risk: this.#ctx.classifier.probability(w), sets: shingleSets(w) });
       }
     } else {
-      const sets = [1, 2, 3].map((k) => new Set(shingles(content, k, { mode: 'text' })));
+      const sets = shingleSets(content);
       sets.forEach((s, i) => s.forEach((h) => this.#trusted[i]!.add(h)));
       this.#count(sets[0]!);
     }
@@ -86,9 +85,10 @@ export class IpiSession {
 
     // Content: the call's argument text, not its JSON: a short structured call
     // is not prose, and the classifier was trained on prose.
-    const argText = stringLeaves(call.arguments).map((l) => l.value).filter((v) => v.length >= 3).join('\n');
+    const leaves = stringLeaves(call.arguments);
+    const argText = leaves.map((l) => l.value).filter((v) => v.length >= 3).join('\n');
     values.content = argText.length >= MIN_CONTENT ? this.#ctx.classifier.probability(argText) : 0;
-    const prov = this.#provenance(call.arguments);
+    const prov = this.#provenance(leaves);
     const affinity = this.#affinity(call.name);
     if (affinity.value > prov.value) Object.assign(prov, affinity);
     values.provenance = prov.value;
@@ -121,7 +121,7 @@ export class IpiSession {
     });
     // The baseline learns from every call, flagged or not, as the issue's design says;
     // a flagged call's value then raises the bar for the next, which is what z-scores are for.
-    this.#baseline.pushVector(SIGNALS.map((n) => values[n] ?? this.#baseline.mean(SIGNALS.indexOf(n))));
+    this.#baseline.pushVector(SIGNALS.map((n, slot) => values[n] ?? this.#baseline.mean(slot)));
     this.#count(words);
     this.#calls++;
     const level = levelOf(score);
@@ -173,11 +173,11 @@ export class IpiSession {
    * tool results all the time (paying the IBAN on a bill); what marks an
    * attack is copying from a result that reads like an injection.
    */
-  #provenance(args: unknown): { value: number; detail?: string } {
+  #provenance(leaves: readonly { path: string; value: string }[]): { value: number; detail?: string } {
     if (this.#sources.length === 0) return { value: 0 };
     let best = 0;
     let detail: string | undefined;
-    for (const { path, value } of stringLeaves(args)) {
+    for (const { path, value } of leaves) {
       // Whole values are traced up to a few lines long; inside longer ones (a
       // message body) only the entities are: a body is composed, not copied.
       for (const candidate of value.length <= MAX_TRACED ? [value, ...entities(value)] : entities(value)) {
@@ -251,6 +251,13 @@ export class IpiSession {
     if (!this.#ctx.hiddenReference) return 0;
     return this.#ctx.hiddenReference.score(state);
   }
+}
+
+/** Word shingle sets for k = 1..MAX_K, as sources and trusted text keep them. */
+function shingleSets(text: string): Set<number>[] {
+  const sets: Set<number>[] = [];
+  for (let k = 1; k <= MAX_K; k++) sets.push(new Set(shingles(text, k, { mode: 'text' })));
+  return sets;
 }
 
 /** A single word's hash as `shingles(…, 1)` gives it, memoised: tool names repeat call after call. */

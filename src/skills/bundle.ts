@@ -1,4 +1,4 @@
-import { sha256Batch, toHex } from '../bindings/index.js';
+import { sha256, sha256Batch, toHex } from '../bindings/index.js';
 
 /** A skill bundle in memory: relative path → bytes. `SKILL.md` must be at the root. */
 export interface SkillBundle {
@@ -59,6 +59,7 @@ export function buildManifest(bundle: SkillBundle, options: { inline?: boolean }
   const seen = new Map<string, string>();
   const folded = new Map<string, string>();
   const items: [string, Uint8Array][] = [];
+  let skillMd: Uint8Array | undefined;
   for (const [raw, bytes] of bundle.files) {
     const problem = pathProblem(raw);
     if (problem) {
@@ -75,14 +76,26 @@ export function buildManifest(bundle: SkillBundle, options: { inline?: boolean }
     if (folded.has(fold) && folded.get(fold) !== path) problems.push(`paths differ only in case: ${JSON.stringify(folded.get(fold))} and ${JSON.stringify(path)}`);
     seen.set(path, raw);
     folded.set(fold, path);
-    if (!CARRIERS.has(path)) items.push([path, path === 'SKILL.md' && options.inline ? skillMdForDigest(bytes) : bytes]);
+    if (path === 'SKILL.md') skillMd = bytes;
+    if (!CARRIERS.has(path)) items.push([path, bytes]);
   }
   if (!seen.has('SKILL.md')) problems.push('no SKILL.md at the root of the bundle');
   if (problems.length) return { problems };
   items.sort((a, b) => compareCodePoints(a[0], b[0]));
   // One batch: small files share wasm crossings.
   const digests = sha256Batch(items.map(([, bytes]) => bytes));
-  return { entries: items.map(([path], i) => ({ path, sha256: toHex(digests[i]!) })) };
+  const entries = items.map(([path], i) => ({ path, sha256: toHex(digests[i]!) }));
+  return { entries: options.inline ? inlineManifest(entries, skillMd!) : entries };
+}
+
+/**
+ * A manifest as an inline signature covers it: the same entries with SKILL.md
+ * hashed by `skillMdForDigest`. Verifiers derive it from the plain manifest
+ * they already built instead of hashing the whole bundle again.
+ */
+export function inlineManifest(entries: readonly ManifestEntry[], skillMd: Uint8Array): ManifestEntry[] {
+  const digest = toHex(sha256(skillMdForDigest(skillMd)));
+  return entries.map((e) => (e.path === 'SKILL.md' ? { path: e.path, sha256: digest } : e));
 }
 
 /** The canonical manifest file: one `<sha256 hex>  <path>\n` line per file (sha256sum's format). */

@@ -1,7 +1,7 @@
-import { bytesEqual, toHex } from '../bindings/encoding.js';
+import { bytesEqual, toHex, utf8 } from '../bindings/encoding.js';
 import { sha256 } from '../bindings/index.js';
 import { ParapetRangeError, ParapetStateError, ParapetTypeError } from '../bindings/errors.js';
-import { buildManifest, diffManifests, manifestText, parseManifest, type ManifestEntry, type SkillBundle } from './bundle.js';
+import { buildManifest, diffManifests, inlineManifest, manifestText, parseManifest, type ManifestEntry, type SkillBundle } from './bundle.js';
 import { readFrontmatter, type SkillMeta } from './frontmatter.js';
 import { parseMinisignSignature, verifyMinisign } from './formats/minisign.js';
 import { parseSshSignature, verifySshSignature } from './formats/sshsig.js';
@@ -136,14 +136,14 @@ export function verifySkillSignature(bundle: SkillBundle, options: VerifyOptions
   if (!carrier) return done('unsigned', { ...who, reasons: ['no signature: no SKILL.sig, x-signature, MANIFEST.minisig or MANIFEST.sig'] });
   if ('malformed' in carrier) return done('malformed', { ...who, format: carrier.format, reasons: [carrier.malformed] });
   // Only the inline carrier's own line is left out of SKILL.md's digest.
-  const manifest = carrier.format === 'inline' ? (buildManifest(bundle, { inline: true }) as { entries: ManifestEntry[] }) : paths;
+  const entries = carrier.format === 'inline' ? inlineManifest(paths.entries, bundle.files.get('SKILL.md')!) : paths.entries;
 
   const checked = 'envelope' in carrier ? checkEnvelope(carrier.envelope, trust) : checkDetached(carrier, trust);
   const ids = { format: carrier.format, ...who, ...(checked.fingerprint ? { fingerprint: checked.fingerprint, keyId: checked.fingerprint } : {}), ...(checked.signer ? { signer: checked.signer } : {}) };
   if (checked.status) return done(checked.status, { ...ids, reasons: [checked.reason!] });
 
   // The signature is good and the key trusted: now what it covers.
-  const files = diffManifests(checked.signedManifest!, manifest.entries);
+  const files = diffManifests(checked.signedManifest!, entries);
   if (files.added.length || files.removed.length || files.changed.length) {
     return done('digest-mismatch', { ...ids, files, reasons: describeDiff(files) });
   }
@@ -207,7 +207,7 @@ function checkEnvelope(env: SkillEnvelope, trust: TrustRoot): Checked {
   const key = trust.byFingerprint(fp);
   if (!key) return { status: 'untrusted-key', reason: `a valid signature by ${fp}, which the trust root does not hold`, fingerprint: fp };
   const signedManifest = parseManifest(env.manifest);
-  if (!signedManifest || toHex(sha256(new TextEncoder().encode(env.manifest))) !== env.statement.manifest_digest) {
+  if (!signedManifest || toHex(sha256(utf8(env.manifest))) !== env.statement.manifest_digest) {
     return { status: 'malformed', reason: 'the envelope manifest does not match the signed digest', fingerprint: fp };
   }
   return { key, fingerprint: fp, signer: key.signer, signedManifest, statement: env.statement };

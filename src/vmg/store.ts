@@ -134,17 +134,11 @@ export class VmgMemoryStore {
         this.#append(tx, { op: 'refused', ns, key, version: latest, provenance: this.#provenance(kind), detail: { operation: 'put' } });
         return { refused: true } as const;
       }
-      const version = latest + 1;
-      const parentHash = prior ? prior.hash : null;
-      const provenance = this.#provenance(kind);
-      const detail = flagged.length > 0 ? { guard: flagged } : undefined;
-      const seq = this.#append(tx, {
-        op: 'put', ns, key, version, policy_tag: policy, provenance, write_hash: writeHash, parent_hash: parentHash, quarantined, detail,
+      const record = this.#writeVersion(tx, view, {
+        op: 'put', policy, provenance: this.#provenance(kind), writeHash, parentHash: prior ? prior.hash : null, quarantined, bytes,
+        detail: flagged.length > 0 ? { guard: flagged } : undefined,
       });
-      this.#storeValue(tx, ns, key, version, policy, bytes);
-      view.saveVersion({ v: version, seq, hash: writeHash, policy, session: this.sessionId, quarantined, erased: false });
-      view.saveHead({ latest: version, forgotten: false });
-      return { record: { namespace: ns, key, value: JSON.parse(decoder.decode(bytes)), version, policy_tag: policy, provenance, write_hash: writeHash, parent_hash: parentHash, quarantined, seq } };
+      return { record };
     });
     if ('conflict' in outcome) throw new VersionConflictError(key, options.expectedVersion!, outcome.conflict!);
     if ('refused' in outcome) throw new ImmutableRecordError(key, 'put');
@@ -210,20 +204,14 @@ export class VmgMemoryStore {
       const targetEntry = this.#entryAt(tx, target.seq);
       const bytes = target.erased ? undefined : this.#loadValue(tx, ns, key, toVersion, target.policy);
       if (!bytes) return { erased: true } as const;
-      const version = view.latest + 1;
       const provenance: Provenance = {
         ...this.#provenance(targetEntry.provenance.kind),
         actor: this.agentId, reason: options.reason, rolled_back_from: view.latest, rolled_back_to: toVersion,
       };
-      const parentHash = prior.hash;
-      const writeHash = targetEntry.write_hash!;
-      const seq = this.#append(tx, {
-        op: 'rollback', ns, key, version, policy_tag: target.policy, provenance, write_hash: writeHash, parent_hash: parentHash, quarantined: target.quarantined,
+      const record = this.#writeVersion(tx, view, {
+        op: 'rollback', policy: target.policy, provenance, writeHash: targetEntry.write_hash!, parentHash: prior.hash, quarantined: target.quarantined, bytes,
       });
-      this.#storeValue(tx, ns, key, version, target.policy, bytes);
-      view.saveVersion({ v: version, seq, hash: writeHash, policy: target.policy, session: this.sessionId, quarantined: target.quarantined, erased: false });
-      view.saveHead({ latest: version, forgotten: false });
-      return { record: { namespace: ns, key, value: JSON.parse(decoder.decode(bytes)), version, policy_tag: target.policy, provenance, write_hash: writeHash, parent_hash: parentHash, quarantined: target.quarantined, seq } };
+      return { record };
     });
     if ('missing' in outcome) throw new MemoryStoreError(`"${key}" has no version ${toVersion}`, 'not-found');
     if ('refused' in outcome) throw new ImmutableRecordError(key, 'rollback');
@@ -389,6 +377,29 @@ export class VmgMemoryStore {
     // cost log n node hashes per write; verify() recomputes the root anyway.)
     tx.setIndex(HEAD_INDEX, String(tree.size));
     return seq;
+  }
+
+  /**
+   * The one way a new version comes to exist (put and rollback): its log
+   * entry, its value, and the key's index, all in the caller's transaction.
+   */
+  #writeVersion(tx: BackendTx, view: KeyView, w: {
+    op: 'put' | 'rollback'; policy: PolicyTag; provenance: Provenance; writeHash: string; parentHash: string | null;
+    quarantined: boolean; bytes: Uint8Array; detail?: LogEntry['detail'];
+  }): MemoryRecord {
+    const { ns, key } = view;
+    const version = view.latest + 1;
+    const seq = this.#append(tx, {
+      op: w.op, ns, key, version, policy_tag: w.policy, provenance: w.provenance, write_hash: w.writeHash, parent_hash: w.parentHash,
+      quarantined: w.quarantined, detail: w.detail,
+    });
+    this.#storeValue(tx, ns, key, version, w.policy, w.bytes);
+    view.saveVersion({ v: version, seq, hash: w.writeHash, policy: w.policy, session: this.sessionId, quarantined: w.quarantined, erased: false });
+    view.saveHead({ latest: version, forgotten: false });
+    return {
+      namespace: ns, key, value: JSON.parse(decoder.decode(w.bytes)), version, policy_tag: w.policy, provenance: w.provenance,
+      write_hash: w.writeHash, parent_hash: w.parentHash, quarantined: w.quarantined, seq,
+    };
   }
 
   #entryAt(tx: BackendTx, seq: number): LogEntry {

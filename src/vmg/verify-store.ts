@@ -1,6 +1,7 @@
-import { bytesEqual, merkleLeafHashBatch, sha256Batch, toHex } from '../bindings/index.js';
+import { bytesEqual, sha256Batch, toHex } from '../bindings/index.js';
 import { canonicalJson } from '../canonical/jcs.js';
 import { openCheckpoint } from '../tlog/checkpoint.js';
+import { hashLeafBatch } from '../tlog/hasher.js';
 import { parseVerifierKey } from '../tlog/note.js';
 import { MerkleTree } from '../tlog/tree.js';
 import { verifyConsistency } from '../tlog/verify.js';
@@ -40,7 +41,12 @@ export interface StoreVerification {
 
 const BATCH = 4096;
 
-
+/** Entries [start, end) as stored; a missing one reads as empty bytes (it still occupies its leaf). */
+function readEntries(tx: BackendTx, start: number, end: number): Uint8Array[] {
+  const raw: Uint8Array[] = [];
+  for (let seq = start; seq < end; seq++) raw.push(tx.getEntry(seq) ?? new Uint8Array(0));
+  return raw;
+}
 
 /**
  * Walk everything. Leaf and value hashes are computed in batches on the core;
@@ -57,9 +63,8 @@ export function verifyStore(tx: BackendTx, ephemeral: ReadonlyMap<string, Uint8A
 
   for (let start = 0; start < n; start += BATCH) {
     const end = Math.min(n, start + BATCH);
-    const raw: Uint8Array[] = [];
-    for (let seq = start; seq < end; seq++) raw.push(tx.getEntry(seq) ?? new Uint8Array(0));
-    const leaves = merkleLeafHashBatch(raw);
+    const raw = readEntries(tx, start, end);
+    const leaves = hashLeafBatch(raw);
     fresh.appendLeafHashes(leaves);
     for (let seq = start; seq < end; seq++) {
       const bytes = raw[seq - start]!;
@@ -200,10 +205,8 @@ export function verifyStoreAgainst(tx: BackendTx, checkpointNote: string, verifi
   if (!opened.valid) return { valid: false, reason: 'checkpoint-invalid', message: `${opened.reason}: ${opened.message}` };
   const cp = opened.checkpoint;
   const n = tx.entryCount();
-  const raw: Uint8Array[] = [];
-  for (let seq = 0; seq < n; seq++) raw.push(tx.getEntry(seq) ?? new Uint8Array(0));
   const fresh = new MerkleTree();
-  fresh.appendMany(raw);
+  for (let start = 0; start < n; start += BATCH) fresh.appendMany(readEntries(tx, start, Math.min(n, start + BATCH)));
   if (fresh.size < cp.size) return { valid: false, reason: 'truncated', message: `the log holds ${fresh.size} entries; the checkpoint vouches for ${cp.size}` };
   if (cp.size === 0) return { valid: true, checkpointSize: 0, size: fresh.size };
   const proof = fresh.consistencyProof(cp.size);
