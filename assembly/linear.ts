@@ -3,6 +3,17 @@
 // logit = bias + Σ w_j x_j. The same arithmetic runs in ONNX (models/), so the
 // two can be checked against each other.
 
+// log1p of small counts, filled once: almost every count is below this, and a
+// table load is a few cycles where Math.log1p is tens. Same values as calling
+// Math.log1p, so the result is bit-identical to computing it each time.
+const LOG1P_TABLE_SIZE: u32 = 1024;
+const LOG1P: usize = memory.data(LOG1P_TABLE_SIZE * 8, 8);
+for (let c: u32 = 0; c < LOG1P_TABLE_SIZE; c++) store<f64>(LOG1P + (<usize>c << 3), Math.log1p(<f64>c));
+
+@inline function log1pCount(count: u32): f64 {
+  return count < LOG1P_TABLE_SIZE ? load<f64>(LOG1P + (<usize>count << 3)) : Math.log1p(<f64>count);
+}
+
 /**
  * Logit of the `n` feature ids (u32) at `ids` under the f32 weights at
  * `weights`. `counts` is a u16 scratch array with one slot per bucket; it
@@ -10,21 +21,30 @@
  * slots are visited, so a call costs O(n), not O(buckets)). u16, not f32:
  * half the memory and cache lines for the random accesses a large model
  * makes (a count saturates at 65,535).
+ *
+ * The ids are overwritten: the first pass compacts each id's first
+ * occurrence to the front (the write index never passes the read index), so
+ * the second pass visits distinct ids only, in first-occurrence order. That
+ * halved the time of a version that revisited all n ids and skipped repeats.
+ * (A branchless compaction, storing every id and advancing on first
+ * occurrences, measured slower again: each store's address then waits on the
+ * count just loaded, which stalls the loads behind it.)
  */
 export function linearLogit(ids: usize, n: usize, counts: usize, weights: usize, bias: f64): f64 {
+  let distinct: usize = 0;
   for (let i: usize = 0; i < n; i++) {
-    const c = counts + (<usize>load<u32>(ids + (i << 2)) << 1);
-    const v = load<u16>(c);
-    if (v != 0xffff) store<u16>(c, v + 1);
+    const id = load<u32>(ids + (i << 2));
+    const c = counts + (<usize>id << 1);
+    const v = <u32>load<u16>(c);
+    store<u16>(c, v + <u32>(v != 0xffff));
+    if (v == 0) store<u32>(ids + (distinct++ << 2), id);
   }
   let dot: f64 = 0;
   let norm: f64 = 0;
-  for (let i: usize = 0; i < n; i++) {
+  for (let i: usize = 0; i < distinct; i++) {
     const id = <usize>load<u32>(ids + (i << 2));
     const c = counts + (id << 1);
-    const count = <f64>load<u16>(c);
-    if (count == 0) continue; // already taken by an earlier occurrence
-    const x = Math.log1p(count);
+    const x = log1pCount(<u32>load<u16>(c));
     dot += <f64>load<f32>(weights + (id << 2)) * x;
     norm += x * x;
     store<u16>(c, 0);

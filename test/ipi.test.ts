@@ -1,7 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HookRegistry } from '../src/hooks/index.js';
 import { DiagonalGaussian } from '../src/index.js';
-import { guardTool, init, IpiBlockedError, IpiDetector, registerIpiHook, resolveMode, windows, type IpiClassifier } from '../src/ipi/index.js';
+import { entities } from '../src/ipi/entities.js';
+import { guardTool, init, IpiBlockedError, IpiDetector, registerIpiHook, resolveMode, windows, windowRanges, type IpiClassifier } from '../src/ipi/index.js';
 
 await init();
 
@@ -169,5 +171,107 @@ describe('windows', () => {
     expect(ws.every((w) => w.length <= 640)).toBe(true);
     expect(ws.join('\n')).toBe(text);
     expect(windows('One sentence. '.repeat(100)).length).toBeGreaterThan(3);
+  });
+
+  it('windows are contiguous slices that cover every non-blank character once', () => {
+    const chars = fc.constantFrom('a', 'b', '.', '!', ';', ' ', '\t', '\n', '\u00a0', '\u2028', 'é', '\ud83d\ude00');
+    fc.assert(
+      fc.property(fc.array(chars, { maxLength: 300 }).map((a) => a.join('')), fc.integer({ min: 2, max: 40 }), (text, max) => {
+        const ranges = windowRanges(text, max);
+        let covered = '';
+        for (let i = 0; i < ranges.length; i += 2) {
+          const [from, to] = [ranges[i]!, ranges[i + 1]!];
+          expect(from).toBeLessThan(to);
+          if (i > 0) expect(from).toBeGreaterThanOrEqual(ranges[i - 1]!);
+          expect(text.slice(from, to).trim()).not.toBe('');
+          expect(text.charCodeAt(to - 1) >= 0xd800 && text.charCodeAt(to - 1) <= 0xdbff).toBe(false);
+          covered += text.slice(from, to);
+        }
+        expect(covered.replace(/\s/g, '')).toBe(text.replace(/\s/g, ''));
+        expect(windows(text, max)).toEqual(Array.from({ length: ranges.length / 2 }, (_, i) => text.slice(ranges[2 * i], ranges[2 * i + 1])));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('packs the same pieces into the same windows as the first (string-joining) version', () => {
+    // The first implementation, kept as the reference: pieces joined with '\n'.
+    // It also reports whether it had to cut a piece longer than 2·max, where
+    // the two are allowed to cut at different characters.
+    const reference = (text: string, max: number): { windows: string[]; hardCut: boolean } => {
+      const pieces: string[] = [];
+      for (const line of text.split(/\n+/)) {
+        if (line.length <= max) pieces.push(line);
+        else pieces.push(...line.split(/(?<=[.!?;:])\s+/));
+      }
+      const out: string[] = [];
+      let cur = '';
+      let hardCut = false;
+      for (const p of pieces) {
+        if (p.trim() === '') continue;
+        if (cur && cur.length + p.length + 1 > max) {
+          out.push(cur);
+          cur = '';
+        }
+        cur = cur ? `${cur}\n${p}` : p;
+        while (cur.length > max * 2) {
+          hardCut = true;
+          out.push(cur.slice(0, max));
+          cur = cur.slice(max);
+        }
+      }
+      if (cur) out.push(cur);
+      return { windows: out, hardCut };
+    };
+    // The separators between pieces differ (kept vs one '\n'); both read as one space to the featurizer.
+    const squash = (ws: string[]) => ws.map((w) => w.replace(/\s+/g, ' '));
+    const chars = fc.constantFrom('a', 'b', 'c', '.', '!', '?', ';', ':', ' ', '\t', '\n', '\u00a0', 'é');
+    let compared = 0;
+    fc.assert(
+      fc.property(fc.array(chars, { maxLength: 200 }).map((a) => a.join('')), fc.integer({ min: 4, max: 60 }), (text, max) => {
+        const ref = reference(text, max);
+        if (ref.hardCut) return;
+        compared++;
+        expect(squash(windows(text, max))).toEqual(squash(ref.windows));
+      }),
+      { numRuns: 3000 },
+    );
+    expect(compared).toBeGreaterThan(1000);
+  });
+});
+
+describe('entities', () => {
+  it('finds the same entities, in the same order, as matching every pattern everywhere', () => {
+    // The first implementation, kept as the reference.
+    const PATTERNS = [
+      /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g,
+      /\b(?:https?:\/\/|www\.)[^\s'"<>)]+/gi,
+      /\b[A-Z]{2}\d{2}[A-Z0-9]{10,30}\b/g,
+      /\b\d{8,20}\b/g,
+      /\+?\d[\d ()-]{7,}\d/g,
+      /(?:~|\.{1,2})?\/[\w.-]+(?:\/[\w.-]+)+/g,
+    ];
+    const reference = (text: string): string[] => {
+      const found = new Set<string>();
+      for (const re of PATTERNS) for (const m of text.matchAll(re)) found.add(m[0].replace(/[.,;:]+$/, ''));
+      return [...found];
+    };
+    const chars = fc.constantFrom('a', 'B', 'c', 'o', 'm', '1', '.', '@', '@', '-', '+', '%', '_', ' ', ',', '/', 'é');
+    fc.assert(
+      fc.property(fc.array(chars, { maxLength: 80 }).map((a) => a.join('')), (text) => {
+        expect(entities(text)).toEqual(reference(text));
+      }),
+      { numRuns: 3000 },
+    );
+    expect(entities('mail a.b@x.example.com, then c@d.co@e.org and x@y')).toEqual(reference('mail a.b@x.example.com, then c@d.co@e.org and x@y'));
+  });
+});
+
+describe('windowRanges whitespace', () => {
+  it('treats exactly the characters /\\s/ matches as blank', () => {
+    for (let c = 0; c <= 0xffff; c++) {
+      const ch = String.fromCharCode(c);
+      expect(windowRanges(`${ch}`, 8).length === 0, `U+${c.toString(16)}`).toBe(/\s/.test(ch));
+    }
   });
 });

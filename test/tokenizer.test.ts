@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { featurize, init, normalizeText, ParapetRangeError, ParapetTypeError, shingles } from '../src/index.js';
+import { featurizeRangesInPlace } from '../src/bindings/text.js';
+import { heapU32 } from '../src/bindings/instance.js';
 
 beforeAll(() => init());
 
@@ -160,6 +162,20 @@ describe('normalisation', () => {
     // Byte input is taken as already normalised.
     expect(Array.from(featurize(new TextEncoder().encode('ig\u200Bnore')))).not.toEqual(Array.from(featurize('ignore')));
   });
+
+  it('is NFKC then removal of the invisible characters, for ASCII (short-cut) and other text alike', () => {
+    const invisible = /[\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
+    const chars = fc.constantFrom('a', 'Z', ' ', '~', '\x00', '\x7f', 'ﬁ', 'Ｉ', '\u200B', '\u00AD', 'é', 'e\u0301', '\ud835\udc22');
+    fc.assert(
+      fc.property(fc.array(chars, { maxLength: 40 }).map((a) => a.join('')), (text) => {
+        expect(normalizeText(text)).toBe(text.normalize('NFKC').replace(invisible, ''));
+      }),
+      { numRuns: 1000 },
+    );
+    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 60 }), (text) => {
+      expect(normalizeText(text)).toBe(text.normalize('NFKC').replace(invisible, ''));
+    }));
+  });
 });
 
 describe('shingles', () => {
@@ -198,5 +214,41 @@ describe('tokenizer misuse', () => {
     expect(() => featurize('x', { mode: 'yaml' as 'json' })).toThrow(/"mode"/);
     expect(() => shingles('x', 0)).toThrow(/"k"/);
     expect(() => shingles('x', 33)).toThrow(/"k"/);
+  });
+});
+
+describe('featurizeRangesInPlace', () => {
+  const opts = { buckets: 1 << 18, charNgrams: [3, 5] as const, normalize: false };
+  const collect = (text: string, ranges: number[]): Uint32Array[] => {
+    const sets: Uint32Array[] = [];
+    featurizeRangesInPlace(text, ranges, opts, (out, count) => sets.push(heapU32().slice(out >>> 2, (out >>> 2) + count)));
+    return sets;
+  };
+
+  it('gives each range the ids its own string gives, with the text staged once (ASCII, non-ASCII, surrogates, JSON)', () => {
+    const chars = fc.constantFrom('a', 'B', ' ', '\n', '.', '{', '"', ':', '}', '[', 'é', '€', '\ud83d\ude00', '\ud800', 'x');
+    fc.assert(
+      fc.property(
+        fc.array(chars, { maxLength: 120 }).map((a) => a.join('')),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        (text, cuts) => {
+          const offsets = cuts.map((c) => c % (text.length + 1)).sort((a, b) => a - b);
+          if (offsets.length % 2) offsets.pop();
+          // Ranges never split a surrogate pair (the detector's windows do not).
+          if (offsets.some((o) => o > 0 && (text.charCodeAt(o - 1) & 0xfc00) === 0xd800 && (text.charCodeAt(o) & 0xfc00) === 0xdc00)) return;
+          const sets = collect(text, offsets);
+          expect(sets[0]).toEqual(featurize(text, opts));
+          for (let i = 0; i < offsets.length; i += 2) expect(sets[1 + i / 2]).toEqual(featurize(text.slice(offsets[i], offsets[i + 1]), opts));
+        },
+      ),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('rejects ranges that are odd in number, out of order or outside the text', () => {
+    expect(() => collect('abc', [0])).toThrow(ParapetRangeError);
+    expect(() => collect('abc', [2, 1])).toThrow(/ranges\[1\]/);
+    expect(() => collect('abc', [0, 4])).toThrow(ParapetRangeError);
+    expect(() => collect('abc', [0, 1.5])).toThrow(ParapetRangeError);
   });
 });

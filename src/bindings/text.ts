@@ -17,8 +17,13 @@ const INVISIBLE = /[\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2
  */
 export function normalizeText(text: string): string {
   if (typeof text !== 'string') throw new ParapetTypeError(`"text" must be a string, got ${describe(text)}`);
+  // ASCII is its own NFKC form and holds none of the invisible characters;
+  // most tool input is ASCII, and one native scan is cheaper than ICU's pass.
+  if (!NON_ASCII.test(text)) return text;
   return text.normalize('NFKC').replace(INVISIBLE, '');
 }
+
+const NON_ASCII = /[^\x00-\x7f]/;
 
 export type TokenizeMode = 'text' | 'json' | 'auto';
 
@@ -36,13 +41,13 @@ export interface FeaturizeOptions {
 const MODE_TEXT = 0;
 const MODE_JSON = 1;
 
-function resolveMode(mode: TokenizeMode, text: string | Uint8Array): number {
+function resolveMode(mode: TokenizeMode, text: string | Uint8Array, from = 0, to = text.length): number {
   if (mode === 'text') return MODE_TEXT;
   if (mode === 'json') return MODE_JSON;
   if (mode !== 'auto') throw new ParapetRangeError(`"mode" must be 'text', 'json' or 'auto', got ${String(mode)}`, 'invalid-value');
   // Only the first non-space character decides: a full JSON.parse would cost
   // more than the tokenisation itself, and the JSON pass tolerates bad input.
-  for (let i = 0; i < text.length; i++) {
+  for (let i = from; i < to; i++) {
     const c = typeof text === 'string' ? text.charCodeAt(i) : text[i]!;
     if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) continue;
     return c === 0x7b || c === 0x5b ? MODE_JSON : MODE_TEXT;
@@ -84,22 +89,96 @@ export function featurize(text: string | Uint8Array, options: FeaturizeOptions =
  * that uses scratch memory.
  */
 export function featurizeInPlace(text: string | Uint8Array, options: FeaturizeOptions = {}): { out: number; count: number; buckets: number } {
+  const { buckets, nMin, nMax, capacityFor } = featureSettings(options);
+  const mode = resolveMode(options.mode ?? 'auto', text);
+  const [ptr, len] = stage(text, options.normalize ?? true, (len) => 4 * capacityFor(len) + 16);
+  const out = (ptr + len + 15) & ~15;
+  const count = runFeaturize(ptr, len, mode, buckets, nMin, nMax, out, capacityFor(len));
+  return { out, count, buckets };
+}
+
+/**
+ * Featurize `text` whole and then each range [ranges[2i], ranges[2i+1]) of
+ * it (UTF-16 offsets, in order, not overlapping), with its UTF-8 crossing
+ * into the core once. `visit(out, count)` sees each set of ids in scratch
+ * memory, valid during that call only: the whole text first, then the
+ * ranges in order. `text` is taken as normalised (`options.normalize` is
+ * ignored: normalising would move the offsets); 'auto' mode is decided per
+ * range, as featurizing the range's own string would.
+ */
+export function featurizeRangesInPlace(
+  text: string,
+  ranges: readonly number[],
+  options: FeaturizeOptions,
+  visit: (out: number, count: number) => void,
+): void {
+  if (typeof text !== 'string') throw new ParapetTypeError(`"text" must be a string, got ${describe(text)}`);
+  if (ranges.length % 2 !== 0) throw new ParapetRangeError(`"ranges" must hold [start, end) pairs, got ${ranges.length} numbers`, 'invalid-length');
+  let previous = 0;
+  for (let i = 0; i < ranges.length; i++) {
+    const at = ranges[i]!;
+    if (!Number.isInteger(at) || at < previous || at > text.length) {
+      throw new ParapetRangeError(`"ranges[${i}]" must be an integer offset in order within the text, got ${String(at)}`, 'invalid-value');
+    }
+    previous = at;
+  }
+  const { buckets, nMin, nMax, capacityFor } = featureSettings(options);
+  const mode = options.mode ?? 'auto';
+  const [ptr, len] = stage(text, false, (len) => 4 * capacityFor(len) + 16);
+  const out = (ptr + len + 15) & ~15;
+  // The whole text's bound covers every range of it.
+  const cap = capacityFor(len);
+  visit(out, runFeaturize(ptr, len, resolveMode(mode, text), buckets, nMin, nMax, out, cap));
+  if (ranges.length === 0) return;
+  const bytes = len === text.length ? ranges : utf8Offsets(text, ranges);
+  for (let i = 0; i < ranges.length; i += 2) {
+    const from = bytes[i]!;
+    const rangeMode = resolveMode(mode, text, ranges[i]!, ranges[i + 1]!);
+    visit(out, runFeaturize(ptr + from, bytes[i + 1]! - from, rangeMode, buckets, nMin, nMax, out, cap));
+  }
+}
+
+/** Checked feature options and the id capacity a given input length needs. */
+function featureSettings(options: FeaturizeOptions): { buckets: number; nMin: number; nMax: number; capacityFor: (len: number) => number } {
   const buckets = options.buckets ?? 4096;
   const [nMin, nMax] = options.charNgrams ?? [3, 5];
   assertInteger(buckets, 'buckets', 1, 2 ** 31);
   assertInteger(nMin, 'charNgrams[0]', 0, 8);
   assertInteger(nMax, 'charNgrams[1]', 0, 8);
   if (nMin > nMax) throw new ParapetRangeError(`"charNgrams" must have min ≤ max, got [${nMin}, ${nMax}]`, 'invalid-value');
-  const mode = resolveMode(options.mode ?? 'auto', text);
   const perByte = (nMax === 0 ? 0 : nMax - Math.max(1, nMin) + 1) + 2;
   // At least the core's bound (assembly/tokenizer.ts `needed`): ids plus room for one run's bytes.
-  const capacityFor = (len: number) => (2 * len + 8) * perByte + (len >>> 2) + 4;
-  const [ptr, len] = stage(text, options.normalize ?? true, (len) => 4 * capacityFor(len) + 16);
-  const out = (ptr + len + 15) & ~15;
-  const cap = capacityFor(len);
+  return { buckets, nMin, nMax, capacityFor: (len) => (2 * len + 8) * perByte + (len >>> 2) + 4 };
+}
+
+function runFeaturize(ptr: number, len: number, mode: number, buckets: number, nMin: number, nMax: number, out: number, cap: number): number {
   const count = getCore().featurize(ptr, len, mode, buckets >>> 0, nMin, nMax, out, cap) >>> 0;
   if (count > cap) throw new Error(`parapet: featurize bound ${cap} below the core's ${count}; bindings and core.wasm disagree`);
-  return { out, count, buckets };
+  return count;
+}
+
+/**
+ * UTF-8 offsets of ascending UTF-16 `offsets` into `text`, as TextEncoder
+ * encodes it: a surrogate pair is 4 bytes, a lone surrogate becomes U+FFFD
+ * (3 bytes). An offset between the two halves of a pair maps past the pair.
+ */
+function utf8Offsets(text: string, offsets: readonly number[]): number[] {
+  const out = new Array<number>(offsets.length);
+  let j = 0;
+  let bytes = 0;
+  for (let i = 0; j < offsets.length; ) {
+    while (j < offsets.length && offsets[j]! <= i) out[j++] = bytes;
+    if (i >= text.length) break;
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+    i++;
+  }
+  return out;
 }
 
 /**

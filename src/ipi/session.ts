@@ -93,7 +93,7 @@ export class IpiSession {
     if (affinity.value > prov.value) Object.assign(prov, affinity);
     values.provenance = prov.value;
     if (prov.detail) details.provenance = prov.detail;
-    const words = new Set(shingles(serialized, 1, { mode: 'json' }));
+    const words = distinct(shingles(serialized, 1, { mode: 'json' }));
     values.surprise = this.#surprise(words);
     if (call.logprobs && call.logprobs.length > 0) {
       values.entropy = call.logprobs.reduce((a, row) => a + logprobEntropy(row as number[]), 0) / call.logprobs.length;
@@ -189,9 +189,9 @@ export class IpiSession {
         const mine = k === 1 ? unigrams : shingles(candidate, k, { mode: 'text' });
         // Single common words prove little: require an entity-like token or several words.
         const strength = wordCount >= 3 || /[@./:\d]/.test(candidate) ? 1 : wordCount === 2 ? 0.6 : 0.25;
-        if (mine.every((h) => this.#trusted[k - 1]!.has(h))) continue;
+        if (allIn(mine, this.#trusted[k - 1]!)) continue;
         for (const src of this.#sources) {
-          if (!mine.every((h) => src.sets[k - 1]!.has(h))) continue;
+          if (!allIn(mine, src.sets[k - 1]!)) continue;
           const v = src.risk * strength;
           if (v > best) {
             best = v;
@@ -218,19 +218,19 @@ export class IpiSession {
     let best = 0;
     for (const src of this.#sources) {
       if (src.risk < this.#ctx.thresholds.low) continue;
-      if (!variants.every((vs) => vs.some((h) => src.sets[0]!.has(h)))) continue;
+      if (!everyTermIn(variants, src.sets[0]!)) continue;
       best = Math.max(best, src.risk * AFFINITY_WEIGHT);
     }
     return best > 0 ? { value: best, detail: `the tool ${toolName} is what an injected passage asks for, not what the user asked (passage p=${(best / AFFINITY_WEIGHT).toFixed(2)})` } : { value: 0 };
   }
 
   /** Mean surprise in bits per word under add-one smoothed counts of what the session has seen. */
-  #surprise(words: Set<number>): number {
-    if (words.size === 0) return 0;
+  #surprise(words: Uint32Array): number {
+    if (words.length === 0) return 0;
     const vocab = this.#counts.size + 1;
     let bits = 0;
     for (const w of words) bits += -Math.log2(((this.#counts.get(w) ?? 0) + 1) / (this.#total + vocab));
-    return bits / words.size / Math.max(1, Math.log2(this.#total + vocab));
+    return bits / words.length / Math.max(1, Math.log2(this.#total + vocab));
   }
 
   #count(words: Iterable<number>): void {
@@ -251,6 +251,30 @@ export class IpiSession {
     if (!this.#ctx.hiddenReference) return 0;
     return this.#ctx.hiddenReference.score(state);
   }
+}
+
+/** Whether each term has a variant (singular or plural hash) in `set`. */
+function everyTermIn(variants: readonly number[][], set: Set<number>): boolean {
+  for (const vs of variants) if (!vs.some((h) => set.has(h))) return false;
+  return true;
+}
+
+/** Whether every hash is in `set` (a loop, not every(): no closure per source on the assess path). */
+function allIn(hashes: Uint32Array, set: Set<number>): boolean {
+  for (let i = 0; i < hashes.length; i++) if (!set.has(hashes[i]!)) return false;
+  return true;
+}
+
+/**
+ * The distinct values of `hashes`, sorted, in place. Not a Set: on the
+ * assess path a Set of a 4 KiB call's words was most of what it allocated,
+ * and the collections it set off showed up in the p99.
+ */
+function distinct(hashes: Uint32Array): Uint32Array {
+  hashes.sort();
+  let n = 0;
+  for (let i = 0; i < hashes.length; i++) if (n === 0 || hashes[i] !== hashes[n - 1]) hashes[n++] = hashes[i]!;
+  return hashes.subarray(0, n);
 }
 
 /** Word shingle sets for k = 1..MAX_K, as sources and trusted text keep them. */
