@@ -18,4 +18,4 @@ export function heapBase(): usize {
 }
 
 /** Bumped whenever an export's meaning changes, so bindings refuse a stale core.wasm. */
-export const ABI_VERSION: u32 = 1;
+export const ABI_VERSION: u32 = 2;

@@ -19,11 +19,13 @@
 //   bare JSON literals (numbers, true/false/null) as value unigrams,
 //   value character n-grams for n in [charMin, charMax] (n ≤ 8).
 //
-// Speed: the per-byte loop (`scan`) keeps its state in a few locals, and
-// n-grams are a second loop per run (`emitGrams`), four grams per i32x4 step. A first version kept
-// state in module globals and did everything in one loop: 4 KiB of JSON took
-// ~70 µs; wasm globals are memory traffic in V8, and a loop with more live
-// values than registers spills on every byte.
+// Speed: each run is copied aside normalised (`normaliseRun`, 16 bytes per
+// SIMD step in the common case), then its words are found from 16-byte bit
+// masks and hashed whole (`emitWords`), then its n-grams hashed four per
+// i32x4 step (`emitGrams`). History: one loop doing everything with state in
+// module globals took ~70 µs for 4 KiB of JSON (wasm globals are memory
+// traffic in V8, and too many live values spilled on every byte); a per-byte
+// loop with FNV-1a word hashes took ~15 µs with n-grams, ~9.5 µs without.
 
 export const MODE_TEXT: u32 = 0;
 export const MODE_JSON: u32 = 1;
@@ -33,8 +35,6 @@ const SEED_UNIGRAM: u32 = 0x1b873593;
 const SEED_BIGRAM: u32 = 0x85ebca6b;
 const SEED_KEY: u32 = 0xc2b2ae35;
 
-const FNV_OFFSET: u32 = 0x811c9dc5;
-const FNV_PRIME: u32 = 0x01000193;
 const BIGRAM_MUL: u32 = 0x2c1b3c6d;
 const SHINGLE_BASE: u32 = 0x9e3779b1;
 
@@ -56,10 +56,8 @@ let charMin: u32 = 0;
 let charMax: u32 = 0;
 let shingleK: u32 = 0; // 0: emit features; k > 0: emit k-word shingles
 let shingleDrop: u32 = 1; // SHINGLE_BASE^(k−1)
-let prevWord: u32 = 0; // last value word of the current value, for bigrams
-let hasPrevWord = false;
 
-/** murmur3's 32-bit finaliser: spreads FNV's weak low bits before bucketing. */
+/** murmur3's 32-bit finaliser: spreads a combined hash's bits before bucketing. */
 @inline function mix32(h: u32): u32 {
   h ^= h >>> 16; h *= 0x85ebca6b;
   h ^= h >>> 13; h *= 0xc2b2ae35;
@@ -77,23 +75,43 @@ let hasPrevWord = false;
   store<u32>(out + (at << 2), v);
 }
 
-/** Emit the features (or shingle) of a finished word with hash `w` in a run of kind `kind`. */
-@inline function wordDone(w: u32, kind: u32): void {
-  if (shingleK > 0) {
-    if (kind != RUN_KEY) pushShingle(w);
-    return;
+/**
+ * The 64-bit hash of one word: its normalised bytes (1 or more, at `p`)
+ * read eight at a time as little-endian u64s, each folded in with a
+ * multiply, then finalised (splitmix64's mix). Whole-word, not per byte
+ * (FNV-1a was): a per-byte multiply chain cost ~4 cycles a byte. Reads up to
+ * 7 bytes past the word, which the run buffer's slack covers. The word's
+ * features take bits of this one hash rather than re-mixing it: multiplies
+ * per word were most of what words cost.
+ */
+@inline function wordHash(p: usize, len: usize): u64 {
+  let h: u64 = (<u64>len << 56) ^ WORD_K0;
+  let rem = len;
+  while (rem > 8) {
+    h = (h ^ load<u64>(p)) * WORD_K1;
+    h ^= h >>> 32;
+    p += 8;
+    rem -= 8;
   }
-  const n = buckets;
-  if (kind == RUN_KEY) {
-    put(emitted++, toBucket(mix32(w ^ SEED_KEY), n));
-    return;
-  }
-  put(emitted++, toBucket(mix32(w ^ SEED_UNIGRAM), n));
-  if (kind == RUN_LITERAL) return;
-  if (hasPrevWord) put(emitted++, toBucket(mix32((prevWord * BIGRAM_MUL + w) ^ SEED_BIGRAM), n));
-  prevWord = w;
-  hasPrevWord = true;
+  const last = load<u64>(p) & (rem == 8 ? <u64>-1 : (<u64>1 << (<u64>rem << 3)) - 1);
+  return finish64((h ^ last) * WORD_K1);
 }
+
+/** splitmix64's finaliser after the first multiply. */
+@inline function finish64(h: u64): u64 {
+  h ^= h >>> 29;
+  h *= WORD_K2;
+  return h ^ (h >>> 32);
+}
+
+/** A 32-bit feature hash from a word hash: its high half, in a namespace. */
+@inline function high32(h: u64, seed: u32): u32 {
+  return <u32>(h >>> 32) ^ seed;
+}
+
+const WORD_K0: u64 = 0x9e3779b97f4a7c15;
+const WORD_K1: u64 = 0xbf58476d1ce4e5b9;
+const WORD_K2: u64 = 0x94d049bb133111eb;
 
 let shingleCount: u32 = 0;
 let shingleHash: u32 = 0;
@@ -219,17 +237,34 @@ function emitGrams(bytes: usize, len: usize): void {
     // The first gram ends at index max(1, g − 1): index 0 is the leading space.
     let i: usize = g > 2 ? <usize>g - 1 : 1;
     if (lanes) {
+      // Eight grams a step from one 16-byte load (lane k of the two vectors:
+      // grams ending at i+k and i+4+k). Grams of ≤ 4 bytes have no high word,
+      // so they skip its multiply.
       const loMask = i32x4.splat(g >= 4 ? -1 : (1 << (g << 3)) - 1);
       const hiMask = i32x4.splat(g >= 8 ? -1 : g > 4 ? (1 << ((g - 4) << 3)) - 1 : 0);
       const tag = i32x4.splat(<i32>(g * GRAM_TAG));
-      for (; i + 3 < len; i += 4) {
-        // Bytes i−g+1 … i+15−g+1: lane k holds the gram ending at i+k.
-        const v = v128.load(bytes + i - g + 1);
-        const lo = v128.and(i8x16.swizzle(v, LO_LANES), loMask);
-        const hi = v128.and(i8x16.swizzle(v, HI_LANES), hiMask);
-        const x = v128.xor(v128.xor(lo, i32x4.mul(hi, i32x4.splat(GRAM_MIX))), tag);
-        v128.store(out + (at << 2), i32x4.shr_u(i32x4.mul(x, i32x4.splat(GRAM_MUL)), shift));
-        at += 4;
+      const mul = i32x4.splat(GRAM_MUL);
+      if (g <= 4) {
+        for (; i + 7 < len; i += 8) {
+          const v = v128.load(bytes + i - g + 1);
+          const a = v128.xor(v128.and(i8x16.swizzle(v, LO_LANES), loMask), tag);
+          const b = v128.xor(v128.and(i8x16.swizzle(v, HI_LANES), loMask), tag);
+          v128.store(out + (at << 2), i32x4.shr_u(i32x4.mul(a, mul), shift));
+          v128.store(out + (at << 2), i32x4.shr_u(i32x4.mul(b, mul), shift), 16);
+          at += 8;
+        }
+      } else {
+        const mix = i32x4.splat(GRAM_MIX);
+        for (; i + 7 < len; i += 8) {
+          const v = v128.load(bytes + i - g + 1);
+          const hiA = v128.and(i8x16.swizzle(v, HI_LANES), hiMask);
+          const hiB = v128.and(i8x16.swizzle(v, HI2_LANES), hiMask);
+          const a = v128.xor(v128.xor(i8x16.swizzle(v, LO_LANES), i32x4.mul(hiA, mix)), tag);
+          const b = v128.xor(v128.xor(i8x16.swizzle(v, HI_LANES), i32x4.mul(hiB, mix)), tag);
+          v128.store(out + (at << 2), i32x4.shr_u(i32x4.mul(a, mul), shift));
+          v128.store(out + (at << 2), i32x4.shr_u(i32x4.mul(b, mul), shift), 16);
+          at += 8;
+        }
       }
     }
     for (; i < len; i++) {
@@ -248,6 +283,7 @@ const GRAM_TAG: i32 = 0x27d4eb2f;
 const GRAM_MUL: i32 = 0x9e3779b1;
 const LO_LANES = i8x16(0, 1, 2, 3, 1, 2, 3, 4, 2, 3, 4, 5, 3, 4, 5, 6);
 const HI_LANES = i8x16(4, 5, 6, 7, 5, 6, 7, 8, 6, 7, 8, 9, 7, 8, 9, 10);
+const HI2_LANES = i8x16(8, 9, 10, 11, 9, 10, 11, 12, 10, 11, 12, 13, 11, 12, 13, 14);
 
 @inline function gramHash(p: usize, g: u32): u32 {
   const lo = load<u32>(p) & (g >= 4 ? 0xffffffff : (<u32>1 << (g << 3)) - 1);
@@ -255,75 +291,165 @@ const HI_LANES = i8x16(4, 5, 6, 7, 5, 6, 7, 8, 6, 7, 8, 9, 7, 8, 9, 10);
   return (lo ^ (hi * <u32>GRAM_MIX) ^ (g * <u32>GRAM_TAG)) * <u32>GRAM_MUL;
 }
 
-/** Where `scan` collects a run's normalised bytes for `emitGrams` (set per pass). */
+/** Where `scan` collects a run's normalised bytes for the word and n-gram passes (set per pass). */
 let runBytes: usize = 0;
+/** How many bytes `scan` left there. */
+let runLen: usize = 0;
 
 /**
- * Scan one run starting at `p` (just past the opening quote for strings) and
- * return the index where the caller resumes. This is the hot loop: it emits
- * word features and collects the run's normalised bytes, folding runs of
- * spaces; n-grams follow in `emitGrams`. Escapes and the run's closing space
- * detour through a small buffer so that one loop body handles every byte.
+ * Scan one run starting at `p` (just past the opening quote for strings),
+ * emit its features, and return the index where the caller resumes. Three
+ * passes over the run: `normaliseRun` copies its normalised bytes aside,
+ * `emitWords` finds the words in them, `emitGrams` hashes the n-grams.
  */
 function scan(p: usize, end: usize, kind: u32): usize {
+  const resume = normaliseRun(p, end, kind);
+  emitWords(runBytes, runLen, kind);
+  if (shingleK == 0 && charMax > 0 && (kind == RUN_VALUE || kind == RUN_TEXT)) emitGrams(runBytes, runLen);
+  return resume;
+}
+
+/**
+ * Copy one run's normalised bytes to `runBytes` (a space first and last,
+ * runs of spaces folded to one, escapes decoded) and return the index after
+ * the run. String values and text take 16 bytes per step while a block
+ * holds no quote, backslash or second space in a row (the common case);
+ * the rest goes byte by byte.
+ */
+function normaliseRun(p: usize, end: usize, kind: u32): usize {
   const stop: u32 = kind == RUN_TEXT ? 0 : (kind == RUN_LITERAL ? LITERAL_STOP : STRING_STOP);
+  const wide = kind == RUN_VALUE || kind == RUN_TEXT;
   const side = runBytes;
   // A leading space makes word-initial n-grams distinct from word-internal ones.
   store<u8>(side, 0x20);
-  let sideLen: usize = 1;
+  let n: usize = 1;
   let lastSpace: u32 = 1;
-  let word: u32 = FNV_OFFSET;
-  let wordLen: u32 = 0;
-  let activeStop = stop;
-  let resumeP: usize = 0, resumeEnd: usize = 0;
-  let detouring = false, closing = false;
-  if (kind != RUN_KEY) hasPrevWord = false;
   while (true) {
-    while (p < end) {
-      const raw = <u32>load<u8>(p);
-      const cls = <u32>load<u8>(CLASS + raw);
-      if (cls & activeStop) break;
-      p++;
-      const c = <u32>load<u8>(NORM + raw);
-      const space = (cls & SPACE) >>> 1;
-      store<u8>(side + sideLen, <u8>c);
-      sideLen += 1 - (space & lastSpace); // a space after a space is not kept
-      lastSpace = space;
-      if (cls & WORD) {
-        word = (word ^ c) * FNV_PRIME;
-        wordLen++;
-      } else if (wordLen > 0) {
-        wordDone(word, kind);
-        word = FNV_OFFSET;
-        wordLen = 0;
+    if (wide) {
+      while (p + 16 <= end) {
+        const v = v128.load(p);
+        // Bytes ≤ 0x20 (controls, whitespace) read as a space; A–Z as a–z.
+        const space = i8x16.le_u(v, i8x16.splat(0x20));
+        const spaces = <u32>i8x16.bitmask(space);
+        let blocked = spaces & ((spaces << 1) | lastSpace);
+        if (kind == RUN_VALUE) blocked |= <u32>i8x16.bitmask(v128.or(i8x16.eq(v, i8x16.splat(0x22)), i8x16.eq(v, i8x16.splat(0x5c))));
+        if (blocked) break;
+        const upper = v128.and(i8x16.ge_u(v, i8x16.splat(0x41)), i8x16.le_u(v, i8x16.splat(0x5a)));
+        const lower = v128.or(v, v128.and(upper, i8x16.splat(0x20)));
+        v128.store(side + n, v128.bitselect(i8x16.splat(0x20), lower, space));
+        n += 16;
+        p += 16;
+        lastSpace = spaces >>> 15;
       }
     }
-    if (detouring) {
-      detouring = false;
-      if (closing) break;
-      p = resumeP; end = resumeEnd; activeStop = stop;
-      continue;
+    // Byte by byte: up to the next block boundary, a stop, or the end.
+    const limit = wide && p + 16 <= end ? p + 16 : end;
+    while (p < limit) {
+      const raw = <u32>load<u8>(p);
+      const cls = <u32>load<u8>(CLASS + raw);
+      if (cls & stop) break;
+      p++;
+      const space = (cls & SPACE) >>> 1;
+      store<u8>(side + n, load<u8>(NORM + raw));
+      n += 1 - (space & lastSpace); // a space after a space is not kept
+      lastSpace = space;
     }
-    if (p < end && load<u8>(p) == 0x5c && stop == STRING_STOP) {
-      resumeP = decodeEscape(p, end);
-    } else {
-      if (p < end && load<u8>(p) == 0x22 && stop == STRING_STOP) p++;
-      // The run is over: feed one closing space to end the last word and n-gram.
-      store<u8>(DETOUR, 0x20);
-      detourLen = 1;
-      resumeP = p;
-      closing = true;
+    if (p < limit) {
+      // Stopped at a stop byte: an escape to decode, or the end of the run.
+      if (stop == STRING_STOP && load<u8>(p) == 0x5c) {
+        p = decodeEscape(p, end);
+        for (let i: usize = 0; i < detourLen; i++) {
+          const raw = <u32>load<u8>(DETOUR + i);
+          const space = (<u32>load<u8>(CLASS + raw) & SPACE) >>> 1;
+          store<u8>(side + n, load<u8>(NORM + raw));
+          n += 1 - (space & lastSpace);
+          lastSpace = space;
+        }
+        continue;
+      }
+      if (stop == STRING_STOP) p++; // the closing quote
+      break;
     }
-    resumeEnd = end;
-    p = DETOUR; end = DETOUR + detourLen; activeStop = 0; detouring = true;
+    if (p >= end) break;
   }
-  if (shingleK == 0 && charMax > 0 && (kind == RUN_VALUE || kind == RUN_TEXT)) emitGrams(side, sideLen);
-  return resumeP;
+  // The closing space ends the last word and n-gram.
+  store<u8>(side + n, 0x20);
+  n += 1 - lastSpace;
+  runLen = n;
+  return p;
+}
+
+/** Bits of the 16 bytes at `at` that are word bytes ([a-z0-9] or non-ASCII), below `len`. */
+@inline function wordBits(side: usize, at: usize, len: usize): u32 {
+  const v = v128.load(side + at);
+  const letter = v128.and(i8x16.ge_u(v, i8x16.splat(0x61)), i8x16.le_u(v, i8x16.splat(0x7a)));
+  const digit = v128.and(i8x16.ge_u(v, i8x16.splat(0x30)), i8x16.le_u(v, i8x16.splat(0x39)));
+  const word = v128.or(v128.or(letter, digit), i8x16.lt_s(v, i8x16.splat(0)));
+  const valid: u32 = len - at >= 16 ? 0xffff : (<u32>1 << <u32>(len - at)) - 1;
+  return <u32>i8x16.bitmask(word) & valid;
+}
+
+/**
+ * Emit the word features (or shingles) of one run's normalised bytes. Word
+ * starts and ends come from 16-byte bit masks, so the per-byte work is a few
+ * vector compares and the per-word work one hash.
+ */
+function emitWords(side: usize, len: usize, kind: u32): void {
+  const shingling = shingleK > 0;
+  if (shingling && kind == RUN_KEY) return;
+  const n = buckets;
+  const o = out;
+  // A power-of-two bucket count takes the top bits, which is what Lemire's
+  // reduction gives then, without its 64-bit multiply.
+  const pow2 = (n & (n - 1)) == 0 && n >= 2;
+  const shift = <u32>(32 - ctz<u64>(n));
+  let at = emitted;
+  let prev: u64 = 0;
+  let hasPrev = false;
+  let wordStart: usize = 0;
+  let carry: u32 = 0; // whether the byte before this block is a word byte
+  let cur = wordBits(side, 0, len);
+  for (let base: usize = 0; base < len; base += 16) {
+    const next = base + 16 < len ? wordBits(side, base + 16, len) : 0;
+    const starts = cur & ~((cur << 1) | carry);
+    const ends = cur & ~((cur | (next << 16)) >>> 1);
+    // One step per word end; its start is the last start at or before it in
+    // this block, or the one carried from an earlier block.
+    let e = ends & 0xffff;
+    while (e) {
+      const j = <u32>ctz(e);
+      e &= e - 1;
+      const below = starts & ((<u32>2 << j) - 1);
+      const from = below ? base + <usize>(31 - clz(below)) : wordStart;
+      const h = wordHash(side + from, base + <usize>j + 1 - from);
+      if (shingling) {
+        emitted = at;
+        pushShingle(<u32>(h >>> 32));
+        at = emitted;
+      } else if (kind == RUN_KEY) {
+        store<u32>(o + (at++ << 2), pow2 ? high32(h, SEED_KEY) >>> shift : toBucket(high32(h, SEED_KEY), n));
+      } else {
+        const uni = high32(h, SEED_UNIGRAM);
+        store<u32>(o + (at++ << 2), pow2 ? uni >>> shift : toBucket(uni, n));
+        if (kind != RUN_LITERAL) {
+          if (hasPrev) {
+            const bi = high32(finish64((prev ^ (h >>> 1)) * WORD_K1), SEED_BIGRAM);
+            store<u32>(o + (at++ << 2), pow2 ? bi >>> shift : toBucket(bi, n));
+          }
+          prev = h;
+          hasPrev = true;
+        }
+      }
+    }
+    if (starts) wordStart = base + <usize>(31 - clz(starts));
+    carry = cur >>> 15;
+    cur = next;
+  }
+  emitted = at;
 }
 
 function resetPass(o: usize): void {
   out = o; emitted = 0;
-  hasPrevWord = false;
   shingleCount = 0; shingleHash = 0;
 }
 

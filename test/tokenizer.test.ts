@@ -17,7 +17,32 @@ const mix32 = (h: number) => {
   h ^= h >>> 16;
   return h >>> 0;
 };
-const fnv = (word: number[]) => word.reduce((h, c) => Math.imul(h ^ c, 0x01000193) >>> 0, 0x811c9dc5);
+// A word's 64-bit hash: its bytes as little-endian u64 chunks (the last
+// zero-padded), each folded in with a multiply, splitmix64's finaliser last.
+const M64 = (1n << 64n) - 1n;
+const K0 = 0x9e3779b97f4a7c15n;
+const K1 = 0xbf58476d1ce4e5b9n;
+const K2 = 0x94d049bb133111ebn;
+const finish64 = (h: bigint) => {
+  h ^= h >> 29n;
+  h = (h * K2) & M64;
+  return h ^ (h >> 32n);
+};
+const wordHash64 = (word: number[]): bigint => {
+  const chunk = (bytes: number[]) => bytes.reduce((v, b, i) => v | (BigInt(b) << BigInt(8 * i)), 0n);
+  let h = (BigInt(word.length) << 56n) ^ K0;
+  let i = 0;
+  for (; word.length - i > 8; i += 8) {
+    h = ((h ^ chunk(word.slice(i, i + 8))) * K1) & M64;
+    h ^= h >> 32n;
+  }
+  return finish64(((h ^ chunk(word.slice(i))) * K1) & M64);
+};
+/** A feature's 32-bit hash from a word hash: its high half, xor a namespace seed. */
+const high32 = (h: bigint, seed: number) => (Number(h >> 32n) ^ seed) >>> 0;
+const bigramHash = (prev: bigint, h: bigint) => high32(finish64(((prev ^ (h >> 1n)) * K1) & M64), SEED.bigram);
+/** The 32-bit word value shingles roll over. */
+const wordValue = (word: number[]) => Number(wordHash64(word) >> 32n);
 const bucket = (h: number, buckets: number) => Number((BigInt(h >>> 0) * BigInt(buckets)) >> 32n);
 const isWordByte = (c: number) => (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c >= 0x80;
 
@@ -43,14 +68,14 @@ function referenceWords(bytes: number[]): number[][] {
 function referenceFeatures(text: string, buckets = 4096, nMin = 3, nMax = 5): number[] {
   const out: number[] = [];
   let word: number[] = [];
-  let prev: number | undefined;
+  let prev: bigint | undefined;
   const endWord = () => {
     if (!word.length) return;
-    const w = fnv(word);
+    const h = wordHash64(word);
     word = [];
-    out.push(bucket(mix32(w ^ SEED.unigram), buckets));
-    if (prev !== undefined) out.push(bucket(mix32(((Math.imul(prev, 0x2c1b3c6d) + w) >>> 0) ^ SEED.bigram), buckets));
-    prev = w;
+    out.push(bucket(high32(h, SEED.unigram), buckets));
+    if (prev !== undefined) out.push(bucket(bigramHash(prev, h), buckets));
+    prev = h;
   };
   // The run's bytes as n-grams see them: a space at each end, runs of spaces folded.
   const kept = [0x20];
@@ -75,7 +100,7 @@ function referenceFeatures(text: string, buckets = 4096, nMin = 3, nMax = 5): nu
 }
 
 function referenceShingles(words: number[][], k: number): number[] {
-  const hs = words.map(fnv);
+  const hs = words.map(wordValue);
   const hashOf = (seq: number[]) => mix32((seq.reduce((h, w) => (Math.imul(h, 0x9e3779b1) + w) >>> 0, 0) ^ seq.length) >>> 0);
   if (hs.length === 0) return [];
   if (hs.length < k) return [hashOf(hs)];
@@ -105,6 +130,18 @@ describe('featurize: text mode against the reference', () => {
     );
   });
 
+  it('long words, runs of spaces and non-ASCII across the 16-byte blocks the core steps in (property)', () => {
+    const pieces = fc.constantFrom('a', 'Bc', '0', ' ', '  ', '\t', '\n', '\x01', 'é', '東京', 'x'.repeat(9), 'Y'.repeat(17), '.', '"', '\\');
+    fc.assert(
+      fc.property(fc.array(pieces, { maxLength: 120 }).map((a) => a.join('')), fc.constantFrom(4096, 1 << 18, 1000), (t, buckets) => {
+        expect(Array.from(featurize(t, { mode: 'text', buckets, normalize: false }))).toEqual(referenceFeatures(t, buckets));
+        expect(Array.from(featurize(t, { mode: 'text', buckets, charNgrams: [0, 0], normalize: false }))).toEqual(referenceFeatures(t, buckets, 0, 0));
+      }),
+      { numRuns: 500 },
+    );
+    for (let n = 1; n <= 40; n++) expect(Array.from(featurize('q'.repeat(n), { mode: 'text' })), `word of ${n}`).toEqual(referenceFeatures('q'.repeat(n)));
+  });
+
   it('keeps every id below the bucket count and is deterministic', () => {
     const input = JSON.stringify({ q: 'x'.repeat(50), list: Array.from({ length: 50 }, (_, i) => `item ${i}`) });
     const a = featurize(input, { buckets: 97 });
@@ -116,7 +153,7 @@ describe('featurize: text mode against the reference', () => {
 });
 
 describe('featurize: JSON mode', () => {
-  const keyId = (key: string) => bucket(mix32(fnv(normalisedBytes(key)) ^ SEED.key), 4096);
+  const keyId = (key: string) => bucket(high32(wordHash64(normalisedBytes(key)), SEED.key), 4096);
 
   it('features a string value exactly as text, and its key in the key namespace', () => {
     const got = featurize('{"Subject": "Hello World"}');
@@ -140,10 +177,21 @@ describe('featurize: JSON mode', () => {
     same('{"a":"say \\"hi\\""}', '{"a":"say \\u0022hi\\u0022"}');
   });
 
+  it('features any string value, escaped by JSON.stringify, as the text it decodes to (property)', () => {
+    const pieces = fc.constantFrom('a', 'Word', ' ', '  ', '\t', '\n', '\u0000', '"', '\\', '/', 'é', '😀', '\ud800', 'x'.repeat(13), 'End.');
+    fc.assert(
+      fc.property(fc.array(pieces, { maxLength: 80 }).map((a) => a.join('')), (value) => {
+        const got = featurize(JSON.stringify({ k: value }), { normalize: false });
+        expect(sorted(got)).toEqual(sorted([...referenceFeatures(value), keyId('k')]));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('treats bare literals as value words', () => {
     const got = featurize('{"n": 12345, "ok": true}', { charNgrams: [0, 0] });
-    expect(got).toContain(bucket(mix32(fnv(normalisedBytes('12345')) ^ SEED.unigram), 4096));
-    expect(got).toContain(bucket(mix32(fnv(normalisedBytes('true')) ^ SEED.unigram), 4096));
+    expect(got).toContain(bucket(high32(wordHash64(normalisedBytes('12345')), SEED.unigram), 4096));
+    expect(got).toContain(bucket(high32(wordHash64(normalisedBytes('true')), SEED.unigram), 4096));
   });
 
   it('survives malformed and hostile input without throwing', () => {

@@ -36,7 +36,7 @@ export interface CoreExports {
 }
 
 /** The ABI this build of the bindings speaks; core.wasm must report the same. */
-export const EXPECTED_ABI_VERSION = 1;
+export const EXPECTED_ABI_VERSION = 2;
 
 /** Size of a SHA-256 context in wasm memory (assembly/sha256.ts). */
 export const SHA256_CONTEXT_BYTES = 112;
