@@ -5,9 +5,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { init, VmgMemoryStore, MemoryBackend, canonicalJsonBytes } from '../dist/vmg.js';
+import { init, VmgMemoryStore, MemoryBackend, canonicalJson, canonicalJsonBytes } from '../dist/vmg.js';
 import { SqliteBackend } from '../dist/vmg-sqlite.js';
-import { sha256 } from '../dist/index.js';
+import { sha256, sha256Utf8 } from '../dist/index.js';
 import { runSuite, stamp, writeSection } from './harness.mjs';
 
 await init();
@@ -38,12 +38,16 @@ const lines = [];
 
 // 2. canonicalise + hash of a 512-byte record.
 {
-  const record = { key: 'prefs/cuisine', value: { likes: ['italian', 'greek'], note: 'y'.repeat(380) }, provenance: { agent_id: 'a', session_id: 's', timestamp: 1700000000000, kind: 'user' }, policy_tag: 'persistent', version: 3 };
+  const record = { key: 'prefs/cuisine', value: { likes: ['italian', 'greek'], note: 'y'.repeat(316) }, provenance: { agent_id: 'a', session_id: 's', timestamp: 1700000000000, kind: 'user' }, policy_tag: 'persistent', version: 3 };
   const rows = await runSuite('canonical', [
-    { name: 'canonicalJsonBytes + sha256', fn: () => sha256(canonicalJsonBytes(record)) },
-    { name: 'JSON.stringify + encode + sha256 (not canonical, reference)', fn: () => sha256(new TextEncoder().encode(JSON.stringify(record))) },
+    { name: 'canonicalJson + sha256Utf8', fn: () => sha256Utf8(canonicalJson(record)) },
+    { name: 'canonicalJsonBytes + sha256 (an owned byte array as well)', fn: () => sha256(canonicalJsonBytes(record)) },
+    { name: 'JSON.stringify + sha256Utf8 (not canonical, reference)', fn: () => sha256Utf8(JSON.stringify(record)) },
   ]);
-  lines.push(`| canonicalise + hash, 512 B record | ${rows[0].meanUs.toFixed(2)} µs (JSON.stringify + hash: ${rows[1].meanUs.toFixed(2)} µs) | ≤ 5 µs |`);
+  lines.push(
+    `| canonicalise + hash, ${canonicalJsonBytes(record).length} B record | ${rows[0].meanUs.toFixed(2)} µs (with an owned byte array too: ${rows[1].meanUs.toFixed(2)} µs; ` +
+      `JSON.stringify + hash: ${rows[2].meanUs.toFixed(2)} µs) | ≤ 5 µs |`,
+  );
 }
 
 // 3. MemoryBackend puts/s, verify entries/s, get with proof at 1M entries.

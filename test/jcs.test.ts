@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../src/canonical/jcs.js';
+import { ParapetRangeError } from '../src/bindings/errors.js';
 
 const fromBits = (hex: string) => new DataView(Uint8Array.from(Buffer.from(hex, 'hex')).buffer).getFloat64(0);
 
@@ -60,6 +61,26 @@ describe('RFC 8785 canonical JSON', () => {
     expect(canonicalJson({ b: 1, a: { d: [1, 2], c: null } })).toBe(canonicalJson({ a: { c: null, d: [1, 2] }, b: 1 }));
   });
 
+  it('equals a plain JSON.stringify-per-scalar writer with sorted keys (property)', () => {
+    // Plainly: JSON.stringify for every scalar (RFC 8785 adopts its strings and numbers), keys sorted.
+    const reference = (v: unknown): string =>
+      Array.isArray(v)
+        ? `[${v.map(reference).join(',')}]`
+        : v && typeof v === 'object'
+          ? `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${reference((v as Record<string, unknown>)[k])}`).join(',')}}`
+          : JSON.stringify(v);
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 5 }), (v) => {
+        expect(canonicalJson(v)).toBe(reference(v));
+      }),
+      { numRuns: 1000 },
+    );
+    const strings = fc.string({ unit: fc.constantFrom('a', '"', '\\', '\n', '\u0001', '\u007f', 'é', '😀', '\u2028'), maxLength: 12 });
+    fc.assert(fc.property(fc.dictionary(strings, strings), (v) => {
+      expect(canonicalJson(v)).toBe(reference(v));
+    }));
+  });
+
   it('refuses what is not I-JSON, naming where', () => {
     expect(() => canonicalJson({ a: [1, NaN] })).toThrow(/\$\.a\[1\]: NaN/);
     expect(() => canonicalJson(Infinity)).toThrow(/not a JSON number/);
@@ -70,5 +91,10 @@ describe('RFC 8785 canonical JSON', () => {
     cyclic.self = cyclic;
     expect(() => canonicalJson(cyclic)).toThrow(/cyclic/);
     expect(canonicalJson({ a: undefined, b: 1 })).toBe('{"b":1}');
+    expect(() => canonicalJson({ x: [1, { y: 'ok', z: () => 1 }] })).toThrow(/\$\.x\[1\]\.z: function/);
+    expect(() => canonicalJson({ 'k\ud800': 1 })).toThrow(/\$: key|lone surrogate/);
+    let deep: unknown = 1;
+    for (let i = 0; i < 5000; i++) deep = [deep];
+    expect(() => canonicalJson(deep)).toThrow(ParapetRangeError);
   });
 });

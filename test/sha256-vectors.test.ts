@@ -1,5 +1,8 @@
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { init, sha256, toHex } from '../src/index.js';
+import { init, sha256, sha256Utf8, toHex } from '../src/index.js';
+import { canonicalJsonBytes } from '../src/canonical/jcs.js';
 import { hex, parseMonte, parseRsp, readVectorJson, readVectorText } from './helpers/vectors.js';
 
 beforeAll(() => init());
@@ -54,4 +57,26 @@ describe('SHA-256 FIPS 180-4 examples', () => {
       expect(toHex(h.digest())).toBe(v.digestHex);
     });
   }
+});
+
+describe('sha256Utf8', () => {
+  it('equals node:crypto over the UTF-8 TextEncoder gives, lone surrogates included (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (text) => {
+        const want = createHash('sha256').update(new TextEncoder().encode(text)).digest('hex');
+        expect(toHex(sha256Utf8(text))).toBe(want);
+      }),
+      { numRuns: 500 },
+    );
+    const long = 'ü'.repeat(100_000); // past one staging crossing
+    expect(toHex(sha256Utf8(long))).toBe(createHash('sha256').update(long, 'utf8').digest('hex'));
+    expect(() => sha256Utf8(new Uint8Array(1) as unknown as string)).toThrow(/"text" must be a string/);
+  });
+
+  it('canonicalJsonBytes hands out an array of its own, not a view into a shared pool', () => {
+    const bytes = canonicalJsonBytes({ b: 1, a: 'x' });
+    expect(new TextDecoder().decode(bytes)).toBe('{"a":"x","b":1}');
+    expect(bytes.byteOffset).toBe(0);
+    expect(bytes.buffer.byteLength).toBe(bytes.length);
+  });
 });

@@ -60,7 +60,12 @@ export function toBase64(bytes: Uint8Array): string {
 const nativeBuffer = (globalThis as { Buffer?: { from(s: string, enc: 'base64' | 'utf8'): Uint8Array } }).Buffer;
 const encoder = new TextEncoder();
 
-/** UTF-8 bytes of `text`; Buffer encodes short strings ~3× faster than TextEncoder where it exists. */
+/**
+ * UTF-8 bytes of `text`; Buffer encodes short strings ~3× faster than
+ * TextEncoder where it exists. Under Node the result may be a view into
+ * Buffer's shared pool: only for bytes hashed or copied at once, never for
+ * bytes kept or handed to callers (its .buffer holds other data).
+ */
 export function utf8(text: string): Uint8Array {
   if (!nativeBuffer) return encoder.encode(text);
   const b = nativeBuffer.from(text, 'utf8');

@@ -2,7 +2,7 @@
 export { isInitialized, coreMemoryBytes } from './instance.js';
 export type { InitInput, InitSource } from './instance.js';
 export {
-  sha256, sha256Batch, hashChain, merkleLeafHash, merkleLeafHashBatch, merkleNodeHash, merkleNodeHashBatch,
+  sha256, sha256Utf8, sha256Batch, hashChain, merkleLeafHash, merkleLeafHashBatch, merkleNodeHash, merkleNodeHashBatch,
   hmacSha256,
 } from './sha256.js';
 export type { Sha256Hasher } from './sha256.js';

@@ -1,4 +1,4 @@
-import { assertBytes, assertBytesArray, ParapetStateError } from './errors.js';
+import { assertBytes, assertBytesArray, describe, ParapetStateError, ParapetTypeError } from './errors.js';
 import { SHA256_CONTEXT_BYTES } from './exports.js';
 import { getCore, heapU32, heapU8, scratch, STAGE_LIMIT } from './instance.js';
 import { OwnedBlock } from './owned.js';
@@ -89,6 +89,24 @@ export const sha256: ((data: Uint8Array) => Uint8Array) & {
   outputLen: 32 as const,
   blockLen: 64 as const,
 });
+
+const encoder = new TextEncoder();
+
+/**
+ * SHA-256 of the UTF-8 encoding of `text` (as TextEncoder encodes it: a lone
+ * surrogate becomes U+FFFD). The text is encoded straight into the core's
+ * memory, so hashing a string costs no intermediate byte array.
+ */
+export function sha256Utf8(text: string): Uint8Array {
+  if (typeof text !== 'string') throw new ParapetTypeError(`"text" must be a string, got ${describe(text)}`);
+  const max = text.length * 3;
+  if (max > STAGE_LIMIT) return sha256OneShot(encoder.encode(text));
+  const ptr = scratch(max + 32);
+  const heap = heapU8();
+  const { written } = encoder.encodeInto(text, heap.subarray(ptr, ptr + max));
+  getCore().sha256(ptr, written, ptr + max);
+  return heap.slice(ptr + max, ptr + max + 32);
+}
 
 /**
  * Run `stage` over consecutive groups of `items` whose bytes fit one staging
