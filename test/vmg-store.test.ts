@@ -10,6 +10,7 @@ import {
   ImmutableRecordError, init, MemoryBackend, MemoryStoreError, VersionConflictError, VmgMemoryStore, canonicalJsonBytes,
   type StorageBackend,
 } from '../src/vmg/index.js';
+import type { IndexValue } from '../src/vmg/backend.js';
 import { SqliteBackend } from '../src/vmg/sqlite.js';
 import { IndexedDbBackend } from '../src/vmg/indexeddb.js';
 import { valueRef } from '../src/vmg/entry.js';
@@ -31,7 +32,8 @@ interface Harness {
   entries(b: StorageBackend): Promise<Uint8Array[]>;
   setEntries(b: StorageBackend, list: Uint8Array[]): Promise<void>;
   setValue(b: StorageBackend, ref: string, bytes: Uint8Array | null): Promise<void>;
-  setIndexRaw(b: StorageBackend, name: string, value: string): Promise<void>;
+  /** An attacker's edit of one index record, as that backend stores it (JSON text in SQLite). */
+  setIndexRaw(b: StorageBackend, name: string, value: IndexValue): Promise<void>;
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'parapet-vmg-'));
@@ -74,7 +76,7 @@ const sqlite: Harness = {
     if (bytes) db.prepare('UPDATE vals SET bytes = ? WHERE ref = ?').run(bytes, ref);
     else db.prepare('DELETE FROM vals WHERE ref = ?').run(ref);
   },
-  setIndexRaw: async (b, name, value) => void (b as SqliteBackend).db.prepare('UPDATE idx SET value = ? WHERE name = ?').run(value, name),
+  setIndexRaw: async (b, name, value) => void (b as SqliteBackend).db.prepare('UPDATE idx SET value = ? WHERE name = ?').run(JSON.stringify(value), name),
 };
 
 const idbNames = new WeakMap<StorageBackend, string>();
@@ -208,6 +210,31 @@ for (const h of [memory, sqlite, indexeddb]) {
       expect(v.counts.erased).toBe(2);
       expect(v.entries.filter((e) => e.op === 'purge')).toHaveLength(2);
       expect((await store.endSession()).purged).toEqual([]);
+    });
+
+    it('retention lists cost the same to extend at any length, and are removed at session end', async () => {
+      const backend = await h.make();
+      const store = await open(backend, 's-long');
+      // Count index writes per put by wrapping the backend's transactions.
+      const writesPerPut: number[] = [];
+      const inner = backend.transaction.bind(backend);
+      backend.transaction = (fn) =>
+        inner((tx) => {
+          let n = 0;
+          const counted = { ...tx, nodes: tx.nodes, setIndex: (name: string, v: IndexValue) => (n++, tx.setIndex(name, v)) };
+          const out = fn(counted);
+          writesPerPut.push(n);
+          return out;
+        });
+      for (let i = 0; i < 60; i++) await store.put(`k${i}`, i, { policyTag: i % 2 ? 'session' : 'ephemeral' });
+      expect(new Set(writesPerPut.slice(2)).size).toBe(1);
+      const report = await store.endSession();
+      expect(report.purged).toHaveLength(60);
+      await backend.transaction((tx) => {
+        expect(tx.getIndex('s\u0000s-long')).toBeUndefined();
+        expect(tx.getIndex('s\u0000s-long\u00000')).toBeUndefined();
+      });
+      expect((await store.verify()).ok).toBe(true);
     });
 
     it('immutable records refuse overwrite, rollback and forget, and each attempt is logged', async () => {
@@ -421,7 +448,7 @@ for (const h of [memory, sqlite, indexeddb]) {
         await h.setEntries(backend, list.slice(0, 3));
         ({ store, backend } = await reload(store, backend));
         await expect(store.verify()).resolves.toMatchObject({ ok: false, problems: expect.arrayContaining(['truncated']) });
-        await h.setIndexRaw(backend, 'm\u0000head', '3');
+        await h.setIndexRaw(backend, 'm\u0000head', 3);
         ({ store, backend } = await reload(store, backend));
         expect(await store.verifyAgainst(checkpoint, verifierKey)).toMatchObject({ valid: false, reason: 'truncated' });
       });
@@ -447,8 +474,9 @@ for (const h of [memory, sqlite, indexeddb]) {
         let { store, backend } = await seeded();
         await store.put('q', 'derived', { policyTag: 'persistent', provenanceKind: 'induction' });
         const name = 'v\u0000default\u0000q\u00001';
-        const raw = await backend.transaction((tx) => tx.getIndex(name)!);
-        await h.setIndexRaw(backend, name, raw.replace('"quarantined":true', '"quarantined":false'));
+        const raw = (await backend.transaction((tx) => tx.getIndex(name)!)) as Record<string, IndexValue>;
+        expect(raw.quarantined).toBe(true);
+        await h.setIndexRaw(backend, name, { ...raw, quarantined: false });
         ({ store, backend } = await reload(store, backend));
         const v = await store.verify();
         expect(v.ok).toBe(false);
@@ -458,6 +486,50 @@ for (const h of [memory, sqlite, indexeddb]) {
     });
   });
 }
+
+describe('MemoryBackend transactions', () => {
+  it('a callback that throws leaves entries, values, index and nodes as they were', async () => {
+    const backend = new RawMemoryBackend();
+    const store = await VmgMemoryStore.open({ backend, agentId: 'a', sessionId: 's' });
+    for (let i = 0; i < 5; i++) await store.put(`k${i}`, { i }, { policyTag: 'persistent' });
+    const snapshot = async () =>
+      backend.transaction((tx) => ({
+        raw: structuredClone({ entries: backend.raw().entries, values: Object.fromEntries(backend.raw().values), index: Object.fromEntries(backend.raw().index) }),
+        leaves: tx.nodes.leafCount(),
+        root: [...Array(tx.nodes.leafCount()).keys()].map((i) => tx.nodes.get(0, i)!.join(',')),
+      }));
+    const before = await snapshot();
+    await expect(
+      backend.transaction((tx) => {
+        tx.putEntry(5, new Uint8Array([1]));
+        tx.putValue('default\u0000k0\u00001', new Uint8Array([9]));
+        tx.deleteValue('default\u0000k1\u00001');
+        tx.setIndex('k\u0000default\u0000k2', { latest: 9, forgotten: true });
+        tx.deleteIndex('k\u0000default\u0000k3');
+        tx.nodes.set(0, 5, new Uint8Array(32).fill(7));
+        tx.nodes.set(1, 2, new Uint8Array(32).fill(8));
+        tx.nodes.set(0, 0, new Uint8Array(32).fill(6));
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(await snapshot()).toEqual(before);
+    expect((await store.verify()).ok).toBe(true);
+  });
+
+  it('IndexedDB: a write that cannot be committed is undone in the mirror', async () => {
+    const backend = await IndexedDbBackend.open(`vmg-fail-${Date.now()}`);
+    const store = await VmgMemoryStore.open({ backend, agentId: 'a', sessionId: 's' });
+    await store.put('k', 'v1', { policyTag: 'persistent' });
+    (backend as unknown as { db: IDBDatabase }).db.close(); // every later IndexedDB transaction fails
+    await expect(store.put('k', 'v2', { policyTag: 'persistent' })).rejects.toThrow();
+    await backend.transaction((tx) => {
+      expect(tx.entryCount()).toBe(1);
+      expect(tx.nodes.leafCount()).toBe(1);
+      expect(tx.getIndex('k\u0000default\u0000k')).toEqual({ latest: 1, forgotten: false });
+    }); // reads only: nothing to commit, so the closed database is not touched
+    expect((await store.get('k'))!.record.value).toBe('v1');
+  });
+});
 
 describe('MemoryStoreError codes', () => {
   it('are stable strings', () => {

@@ -51,6 +51,11 @@ export class MemoryNodeStore implements NodeStore {
     if (index >= this.counts[level]!) this.counts[level] = index + 1;
   }
 
+  /** Forget the hashes at `level` from `count` on (undoing appends). */
+  truncate(level: number, count: number): void {
+    if (level < this.counts.length && count < this.counts[level]!) this.counts[level] = Math.max(0, count);
+  }
+
   /** Bytes held, for the memory-per-leaf benchmark. */
   bytesHeld(): number {
     return this.levels.reduce((sum, chunks) => sum + chunks.length * CHUNK_BYTES, 0);

@@ -1,4 +1,4 @@
-import { canonicalJsonBytes } from '../canonical/jcs.js';
+import { canonicalJson } from '../canonical/jcs.js';
 import type { PolicyTag, Provenance } from './types.js';
 
 /**
@@ -25,9 +25,45 @@ export interface LogEntry {
   readonly detail?: Readonly<Record<string, unknown>>;
 }
 
+const encoder = new TextEncoder();
+
+/** The entry's leaf bytes: UTF-8 of its RFC 8785 canonical JSON (an array of its own). */
 export function encodeEntry(entry: LogEntry): Uint8Array {
-  return canonicalJsonBytes(entry);
+  return encoder.encode(entryJson(entry));
 }
+
+/**
+ * canonicalJson(entry), written field by field in canonical (sorted) key
+ * order instead of by the generic writer: entries are written on every put,
+ * and their shape is known. Fields that are undefined are absent, as in the
+ * generic writer; `detail` and free-form provenance fields go through it.
+ * test/vmg-entry.test.ts holds the two equal.
+ */
+export function entryJson(e: LogEntry): string {
+  let out = '{';
+  if (e.detail !== undefined) out += `"detail":${canonicalJson(e.detail)},`;
+  out += `"key":${jsonString(e.key)},"ns":${jsonString(e.ns)},"op":${jsonString(e.op)}`;
+  if (e.parent_hash !== undefined) out += `,"parent_hash":${e.parent_hash === null ? 'null' : jsonString(e.parent_hash)}`;
+  if (e.policy_tag !== undefined) out += `,"policy_tag":${jsonString(e.policy_tag)}`;
+  out += `,"prev":${e.prev === null ? 'null' : jsonString(e.prev)},"provenance":${provenanceJson(e.provenance)}`;
+  if (e.quarantined !== undefined) out += `,"quarantined":${jsonBoolean(e.quarantined)}`;
+  out += `,"seq":${jsonInteger(e.seq)},"v":${jsonInteger(e.v)},"version":${jsonInteger(e.version)}`;
+  if (e.write_hash !== undefined) out += `,"write_hash":${jsonString(e.write_hash)}`;
+  return `${out}}`;
+}
+
+function provenanceJson(p: Provenance): string {
+  // The common shape (four fields) is written directly; anything else by the generic writer.
+  if (p.actor !== undefined || p.reason !== undefined || p.rolled_back_from !== undefined || p.rolled_back_to !== undefined) return canonicalJson(p);
+  return `{"agent_id":${jsonString(p.agent_id)},"kind":${jsonString(p.kind)},"session_id":${jsonString(p.session_id)},"timestamp":${jsonNumber(p.timestamp)}}`;
+}
+
+// Type checks stay: an entry that is not what its type says must fail the
+// way canonicalJson would, not be written differently.
+const jsonString = canonicalJson;
+const jsonNumber = (n: unknown): string => (typeof n === 'number' && Number.isFinite(n) ? String(n) : canonicalJson(n));
+const jsonInteger = jsonNumber;
+const jsonBoolean = (b: unknown): string => (b === true ? 'true' : b === false ? 'false' : canonicalJson(b));
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 

@@ -5,7 +5,7 @@
  */
 export { init } from '../tlog/index.js';
 export { VmgMemoryStore, type OpenOptions, type PutOptions, type GetOptions, type HistoryItem, type PurgeReport } from './store.js';
-export { MemoryBackend, type StorageBackend, type BackendTx } from './backend.js';
+export { MemoryBackend, type StorageBackend, type BackendTx, type IndexValue } from './backend.js';
 export { MemoryStoreError, VersionConflictError, ImmutableRecordError } from './errors.js';
 export type { StoreVerification, EntryReport, EntryStatus, AgainstResult } from './verify-store.js';
 export type { LogEntry } from './entry.js';

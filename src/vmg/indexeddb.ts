@@ -1,12 +1,13 @@
 /**
  * parapet/vmg/indexeddb — a StorageBackend on IndexedDB for browsers. The
  * whole store is mirrored in memory at open (memory stores are small); each
- * operation is staged against the mirror, written in one IndexedDB readwrite
- * transaction, and applied to the mirror only once that commits. One writer
- * per database: two tabs writing the same store are not serialised (use one
- * tab, or a Web Lock, to own it).
+ * operation runs against the mirror, its writes are then put in one IndexedDB
+ * readwrite transaction, and undone in the mirror if that fails. Operations
+ * are queued, so none sees another's writes before they are committed. One
+ * writer per database: two tabs writing the same store are not serialised
+ * (use one tab, or a Web Lock, to own it).
  */
-import { MemoryBackend, type BackendTx, type StagedWrites, type StorageBackend } from './backend.js';
+import { MemoryBackend, type BackendTx, type IndexValue, type StorageBackend, type Write } from './backend.js';
 
 const STORES = ['entries', 'values', 'index', 'nodes'] as const;
 
@@ -16,6 +17,10 @@ function request<T>(r: IDBRequest<T>): Promise<T> {
     r.onerror = () => reject(r.error);
   });
 }
+
+/** The bytes as an ArrayBuffer holding exactly them (IndexedDB would store a view's whole buffer). */
+const ownBuffer = (b: Uint8Array): ArrayBuffer =>
+  b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? (b.buffer as ArrayBuffer) : (b.slice().buffer as ArrayBuffer);
 
 export class IndexedDbBackend extends MemoryBackend implements StorageBackend {
   override readonly durable = true;
@@ -48,35 +53,42 @@ export class IndexedDbBackend extends MemoryBackend implements StorageBackend {
     const [entries, values, index, nodes] = await Promise.all(STORES.map(all));
     for (const [seq, b] of entries!) this.entries[seq as number] = new Uint8Array(b as ArrayBuffer);
     for (const [ref, b] of values!) this.values.set(ref as string, new Uint8Array(b as ArrayBuffer));
-    for (const [name, v] of index!) this.index.set(name as string, v as string);
+    for (const [name, v] of index!) this.index.set(name as string, v as IndexValue);
     // Replay nodes level by level, index by index.
     const sorted = nodes!.map(([k, h]) => [...(k as [number, number]), h] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
     for (const [level, i, h] of sorted) this.nodes.set(level, i, new Uint8Array(h as ArrayBuffer));
   }
 
   override transaction<T>(fn: (tx: BackendTx) => T): Promise<T> {
-    // Serialise: the next operation stages only after this one is applied.
+    // Serialise: the next operation runs only after this one is committed (or undone).
     const run = this.#queue.then(async () => {
-      const { result, staged } = this.stage(fn);
-      await this.#persist(staged);
-      this.apply(staged);
+      const { result, writes } = this.run(fn);
+      try {
+        await this.#persist(writes);
+      } catch (e) {
+        this.undo(writes);
+        throw e;
+      }
       return result;
     });
     this.#queue = run.catch(() => undefined);
     return run;
   }
 
-  #persist(staged: StagedWrites): Promise<void> {
+  #persist(writes: readonly Write[]): Promise<void> {
+    if (writes.length === 0) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const t = this.db.transaction([...STORES], 'readwrite');
-      const copy = (b: Uint8Array) => b.slice().buffer;
-      for (const [seq, b] of staged.entries) t.objectStore('entries').put(copy(b), seq);
-      for (const [ref, b] of staged.values) {
-        if (b === null) t.objectStore('values').delete(ref);
-        else t.objectStore('values').put(copy(b), ref);
+      for (const w of writes) {
+        if (w.kind === 'entry') t.objectStore('entries').put(ownBuffer(w.after), w.seq);
+        else if (w.kind === 'value') {
+          if (w.after === undefined) t.objectStore('values').delete(w.ref);
+          else t.objectStore('values').put(ownBuffer(w.after), w.ref);
+        } else if (w.kind === 'index') {
+          if (w.after === undefined) t.objectStore('index').delete(w.name);
+          else t.objectStore('index').put(w.after, w.name);
+        } else t.objectStore('nodes').put(this.nodes.get(w.level, w.index)!.slice().buffer, [w.level, w.index]);
       }
-      for (const [name, v] of staged.index) t.objectStore('index').put(v, name);
-      for (const [level, i, h] of staged.nodes) t.objectStore('nodes').put(copy(h), [level, i]);
       t.oncomplete = () => resolve();
       t.onerror = () => reject(t.error);
       t.onabort = () => reject(t.error ?? new Error('IndexedDB transaction aborted'));

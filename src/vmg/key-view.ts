@@ -1,5 +1,7 @@
-import type { BackendTx } from './backend.js';
+import type { BackendTx, IndexValue } from './backend.js';
 import { keyIndexName, versionIndexName, type KeyHead, type VersionIndex } from './entry.js';
+import { MemoryStoreError } from './errors.js';
+import { POLICY_TAGS } from './types.js';
 
 /** One key's index inside a transaction: its head and, on demand, its version records. */
 export class KeyView {
@@ -11,8 +13,7 @@ export class KeyView {
     readonly ns: string,
     readonly key: string,
   ) {
-    const raw = tx.getIndex(keyIndexName(ns, key));
-    this.head = raw === undefined ? undefined : (JSON.parse(raw) as KeyHead);
+    this.head = asKeyHead(tx.getIndex(keyIndexName(ns, key)), key);
   }
 
   get latest(): number {
@@ -20,10 +21,7 @@ export class KeyView {
   }
 
   version(v: number): VersionIndex | undefined {
-    if (!this.#cache.has(v)) {
-      const raw = this.tx.getIndex(versionIndexName(this.ns, this.key, v));
-      this.#cache.set(v, raw === undefined ? undefined : (JSON.parse(raw) as VersionIndex));
-    }
+    if (!this.#cache.has(v)) this.#cache.set(v, asVersionIndex(this.tx.getIndex(versionIndexName(this.ns, this.key, v)), this.key, v));
     return this.#cache.get(v);
   }
 
@@ -46,12 +44,35 @@ export class KeyView {
     return undefined;
   }
 
+  /** Records are never changed once saved: a change saves a new object. */
   saveVersion(rec: VersionIndex): void {
     this.#cache.set(rec.v, rec);
-    this.tx.setIndex(versionIndexName(this.ns, this.key, rec.v), JSON.stringify(rec));
+    this.tx.setIndex(versionIndexName(this.ns, this.key, rec.v), rec as unknown as IndexValue);
   }
 
   saveHead(head: KeyHead): void {
-    this.tx.setIndex(keyIndexName(this.ns, this.key), JSON.stringify(head));
+    this.tx.setIndex(keyIndexName(this.ns, this.key), head as unknown as IndexValue);
   }
+}
+
+// Index records come from storage, which is not trusted: a record of the
+// wrong shape stops the operation with a typed error (verify() says more).
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+
+function asKeyHead(value: IndexValue | undefined, key: string): KeyHead | undefined {
+  if (value === undefined) return undefined;
+  if (isRecord(value) && isCount(value.latest) && typeof value.forgotten === 'boolean') return value as unknown as KeyHead;
+  throw new MemoryStoreError(`the index head of "${key}" is unreadable: run verify()`, 'backend');
+}
+
+function asVersionIndex(value: IndexValue | undefined, key: string, v: number): VersionIndex | undefined {
+  if (value === undefined) return undefined;
+  if (
+    isRecord(value) && value.v === v && isCount(value.seq) && typeof value.hash === 'string' && POLICY_TAGS.includes(value.policy as never) &&
+    typeof value.session === 'string' && typeof value.quarantined === 'boolean' && typeof value.erased === 'boolean'
+  ) {
+    return value as unknown as VersionIndex;
+  }
+  throw new MemoryStoreError(`the index record of "${key}" v${v} is unreadable: run verify()`, 'backend');
 }

@@ -5,7 +5,7 @@
  * and several processes can share one file, serialised by SQLite's write lock.
  */
 import Database from 'better-sqlite3';
-import type { BackendTx, StorageBackend } from './backend.js';
+import type { BackendTx, IndexValue, StorageBackend } from './backend.js';
 
 export interface SqliteOptions {
   /** SQLite's synchronous pragma. FULL (default) syncs the WAL on every commit. */
@@ -20,6 +20,16 @@ const SCHEMA = `
   CREATE TABLE IF NOT EXISTS idx (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
   CREATE TABLE IF NOT EXISTS nodes (level INTEGER NOT NULL, i INTEGER NOT NULL, hash BLOB NOT NULL, PRIMARY KEY (level, i)) WITHOUT ROWID;
 `;
+
+/** Index records are JSON text; text that is not (edited at rest) comes back as the string itself, which no reader accepts. */
+function parseIndex(text: string | undefined): IndexValue | undefined {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as IndexValue;
+  } catch {
+    return text;
+  }
+}
 
 const bytes = (b: Buffer | undefined) => (b === undefined ? undefined : new Uint8Array(b.buffer, b.byteOffset, b.byteLength));
 
@@ -44,6 +54,7 @@ export class SqliteBackend implements StorageBackend {
       deleteValue: this.db.prepare('DELETE FROM vals WHERE ref = ?'),
       getIndex: this.db.prepare('SELECT value FROM idx WHERE name = ?').pluck(),
       setIndex: this.db.prepare('INSERT OR REPLACE INTO idx (name, value) VALUES (?, ?)'),
+      deleteIndex: this.db.prepare('DELETE FROM idx WHERE name = ?'),
       leafCount: this.db.prepare('SELECT coalesce(max(i) + 1, 0) FROM nodes WHERE level = 0').pluck(),
       getNode: this.db.prepare('SELECT hash FROM nodes WHERE level = ? AND i = ?').pluck(),
       setNode: this.db.prepare('INSERT OR REPLACE INTO nodes (level, i, hash) VALUES (?, ?, ?)'),
@@ -63,7 +74,7 @@ export class SqliteBackend implements StorageBackend {
     let entries: number | undefined;
     let leaves: number | undefined;
     const nodes = new Map<string, Uint8Array | undefined>();
-    const index = new Map<string, string | undefined>();
+    const index = new Map<string, IndexValue | undefined>();
     return {
       entryCount: () => (entries ??= q.entryCount!.get() as number),
       getEntry: (seq) => bytes(q.getEntry!.get(seq) as Buffer | undefined),
@@ -75,12 +86,16 @@ export class SqliteBackend implements StorageBackend {
       putValue: (ref, b) => void q.putValue!.run(ref, b),
       deleteValue: (ref) => void q.deleteValue!.run(ref),
       getIndex: (name) => {
-        if (!index.has(name)) index.set(name, q.getIndex!.get(name) as string | undefined);
+        if (!index.has(name)) index.set(name, parseIndex(q.getIndex!.get(name) as string | undefined));
         return index.get(name);
       },
       setIndex: (name, value) => {
-        q.setIndex!.run(name, value);
+        q.setIndex!.run(name, JSON.stringify(value));
         index.set(name, value);
+      },
+      deleteIndex: (name) => {
+        q.deleteIndex!.run(name);
+        index.set(name, undefined);
       },
       nodes: {
         leafCount: () => (leaves ??= q.leafCount!.get() as number),

@@ -6,7 +6,8 @@ import { MerkleTree } from '../tlog/tree.js';
 import { signCheckpoint, type Checkpoint } from '../tlog/checkpoint.js';
 import type { NoteSigner } from '../tlog/note.js';
 import { MemoryBackend, type BackendTx, type StorageBackend } from './backend.js';
-import { decodeEntry, encodeEntry, HEAD_INDEX, sessionIndexName, valueRef, type LogEntry } from './entry.js';
+import { decodeEntry, encodeEntry, HEAD_INDEX, valueRef, type LogEntry } from './entry.js';
+import { appendSessionList, clearSessionList, readSessionList } from './session-list.js';
 import { KeyView } from './key-view.js';
 import { ImmutableRecordError, MemoryStoreError, VersionConflictError } from './errors.js';
 import {
@@ -252,9 +253,8 @@ export class VmgMemoryStore {
   async endSession(sessionId: string = this.sessionId): Promise<PurgeReport> {
     if (typeof sessionId !== 'string' || sessionId.length === 0) throw new ParapetTypeError('"sessionId" must be a non-empty string');
     const purged = await this.#backend.transaction((tx) => {
-      const list = JSON.parse(tx.getIndex(sessionIndexName(sessionId)) ?? '[]') as [string, string, number][];
       const out: { namespace: string; key: string; version: number; policy_tag: PolicyTag }[] = [];
-      for (const [ns, key, version] of list) {
+      for (const [ns, key, version] of readSessionList(tx, sessionId)) {
         const view = new KeyView(tx, ns, key);
         const v = view.version(version);
         if (!v || v.erased) continue;
@@ -263,7 +263,7 @@ export class VmgMemoryStore {
         this.#append(tx, { op: 'purge', ns, key, version, provenance: this.#provenance('user'), detail: { session_id: sessionId, policy_tag: v.policy } });
         out.push({ namespace: ns, key, version, policy_tag: v.policy });
       }
-      tx.setIndex(sessionIndexName(sessionId), '[]');
+      clearSessionList(tx, sessionId);
       return out;
     });
     return { sessionId, purged };
@@ -369,13 +369,12 @@ export class VmgMemoryStore {
     const tree = this.#tree(tx);
     const seq = tree.size;
     const prev = seq > 0 ? toHex(tree.leafHash(seq - 1)) : null;
-    const clean = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as typeof fields;
-    const bytes = encodeEntry({ v: 1, seq, prev, ...clean });
+    const bytes = encodeEntry({ v: 1, seq, prev, ...fields }); // undefined fields are absent
     tx.putEntry(seq, bytes);
     tree.appendLeafHash(hashLeaf(bytes));
     // Only the size: enough to notice a truncated log, and free. (A root here
     // cost log n node hashes per write; verify() recomputes the root anyway.)
-    tx.setIndex(HEAD_INDEX, String(tree.size));
+    tx.setIndex(HEAD_INDEX, tree.size);
     return seq;
   }
 
@@ -412,12 +411,7 @@ export class VmgMemoryStore {
     const ref = valueRef(ns, key, version);
     if (policy === 'ephemeral') this.#ephemeral.set(ref, bytes);
     else tx.putValue(ref, bytes);
-    if (policy === 'session' || policy === 'ephemeral') {
-      const name = sessionIndexName(this.sessionId);
-      const list = JSON.parse(tx.getIndex(name) ?? '[]') as [string, string, number][];
-      list.push([ns, key, version]);
-      tx.setIndex(name, JSON.stringify(list));
-    }
+    if (policy === 'session' || policy === 'ephemeral') appendSessionList(tx, this.sessionId, [ns, key, version]);
   }
 
   #loadValue(tx: BackendTx, ns: string, key: string, version: number, policy: PolicyTag): Uint8Array | undefined {

@@ -1,5 +1,4 @@
 import { bytesEqual, sha256Batch, toHex } from '../bindings/index.js';
-import { canonicalJson } from '../canonical/jcs.js';
 import { openCheckpoint } from '../tlog/checkpoint.js';
 import { hashLeafBatch } from '../tlog/hasher.js';
 import { parseVerifierKey } from '../tlog/note.js';
@@ -158,18 +157,7 @@ function checkIndexes(tx: BackendTx, entries: readonly (LogEntry | undefined)[])
       if (v) v.quarantined = e.op === 'quarantine';
     }
   });
-  // The store writes index records with JSON.stringify in the field order
-  // rebuilt here, so equal strings are the fast path; only a difference is
-  // worth a canonical comparison (a backend may reorder fields harmlessly).
-  const same = (stored: string | undefined, want: unknown) => {
-    if (stored === undefined) return false;
-    if (stored === JSON.stringify(want)) return true;
-    try {
-      return canonicalJson(JSON.parse(stored)) === canonicalJson(want);
-    } catch {
-      return false;
-    }
-  };
+  const same = (stored: unknown, want: KeyHead | VersionIndex) => sameRecord(stored, want as unknown as Record<string, unknown>);
   const problems: string[] = [];
   for (const [name, { ns, key, head, versions }] of rebuilt) {
     let ok = same(tx.getIndex(name), head);
@@ -177,6 +165,15 @@ function checkIndexes(tx: BackendTx, entries: readonly (LogEntry | undefined)[])
     if (!ok) problems.push(`index-mismatch:${ns}/${key}`);
   }
   return problems;
+}
+
+/** A stored index record equals the rebuilt one: the same fields with the same scalar values, in any order. */
+function sameRecord(stored: unknown, want: Record<string, unknown>): boolean {
+  if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) return false;
+  const keys = Object.keys(want);
+  if (Object.keys(stored).length !== keys.length) return false;
+  for (const k of keys) if ((stored as Record<string, unknown>)[k] !== want[k]) return false;
+  return true;
 }
 
 function flag(report: { status: EntryStatus; reasons: string[] }, reason: string): void {

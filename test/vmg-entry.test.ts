@@ -1,0 +1,52 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { canonicalJson } from '../src/canonical/jcs.js';
+import { entryJson, type LogEntry } from '../src/vmg/entry.js';
+
+// Strings with everything the canonical writer treats specially.
+const text = fc.string({ unit: fc.constantFrom('a', 'Z', '"', '\\', '\n', '\u0001', '/', 'é', '😀', '\u2028', ' '), maxLength: 10 });
+const hex64 = fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => Buffer.from(b).toString('hex'));
+const optional = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
+
+const provenance = fc.record(
+  {
+    agent_id: text, session_id: text, timestamp: fc.integer({ min: 0, max: 2 ** 53 - 1 }),
+    kind: fc.constantFrom('user', 'tool', 'extraction', 'reflection', 'induction', 'imported'),
+    actor: text, reason: text, rolled_back_from: fc.nat(), rolled_back_to: fc.nat(),
+  },
+  { requiredKeys: ['agent_id', 'session_id', 'timestamp', 'kind'] },
+);
+
+const entry = fc.record({
+  v: fc.constant(1 as const),
+  seq: fc.nat(),
+  prev: fc.option(hex64, { nil: null }),
+  op: fc.constantFrom('put', 'rollback', 'forget', 'purge', 'quarantine', 'promote', 'refused'),
+  ns: text,
+  key: text,
+  version: fc.nat(),
+  policy_tag: optional(fc.constantFrom('ephemeral', 'session', 'persistent', 'immutable')),
+  provenance,
+  write_hash: optional(hex64),
+  parent_hash: optional(fc.option(hex64, { nil: null })),
+  quarantined: optional(fc.boolean()),
+  detail: optional(fc.dictionary(text, fc.jsonValue({ maxDepth: 2 }))),
+}) as fc.Arbitrary<LogEntry>;
+
+describe('log entry encoding', () => {
+  it('writes exactly what canonicalJson writes, for every shape of entry (property)', () => {
+    fc.assert(
+      fc.property(entry, (e) => {
+        expect(entryJson(e)).toBe(canonicalJson(e));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('refuses what canonicalJson refuses', () => {
+    const e = { v: 1, seq: 0, prev: null, op: 'put', ns: 'default', key: 'k\ud800', version: 1, provenance: { agent_id: 'a', session_id: 's', timestamp: 1, kind: 'user' } } as LogEntry;
+    expect(() => canonicalJson(e)).toThrow(/lone surrogate/);
+    expect(() => entryJson(e)).toThrow(/lone surrogate/);
+    expect(() => entryJson({ ...e, key: 'k', seq: Number.NaN })).toThrow(/not a JSON number/);
+  });
+});
