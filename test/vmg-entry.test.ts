@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../src/canonical/jcs.js';
 import { entryJson, type LogEntry } from '../src/vmg/entry.js';
+import { init, MemoryBackend, MemoryStoreError, VmgMemoryStore } from '../src/vmg/index.js';
 
 // Strings with everything the canonical writer treats specially.
 const text = fc.string({ unit: fc.constantFrom('a', 'Z', '"', '\\', '\n', '\u0001', '/', 'é', '😀', '\u2028', ' '), maxLength: 10 });
@@ -48,5 +49,53 @@ describe('log entry encoding', () => {
     expect(() => canonicalJson(e)).toThrow(/lone surrogate/);
     expect(() => entryJson(e)).toThrow(/lone surrogate/);
     expect(() => entryJson({ ...e, key: 'k', seq: Number.NaN })).toThrow(/not a JSON number/);
+  });
+});
+
+describe('tampered entries that are still JSON', () => {
+  class RawMemoryBackend extends MemoryBackend {
+    raw(): Uint8Array[] {
+      return this.entries;
+    }
+  }
+  const fields = ['v', 'seq', 'prev', 'op', 'ns', 'key', 'version', 'policy_tag', 'write_hash', 'parent_hash', 'quarantined', 'detail', 'provenance'];
+  const provenanceFields = ['agent_id', 'session_id', 'timestamp', 'kind', 'actor', 'rolled_back_from'];
+  const edit = fc.oneof(
+    fc.record({ at: fc.constantFrom(...fields), value: fc.option(fc.jsonValue({ maxDepth: 2 }), { nil: undefined }) }),
+    fc.record({ at: fc.constantFrom(...provenanceFields).map((f) => `provenance.${f}`), value: fc.option(fc.jsonValue({ maxDepth: 1 }), { nil: undefined }) }),
+    fc.record({ at: fc.constant('detail.erased'), value: fc.jsonValue({ maxDepth: 1 }) }),
+  );
+
+  it('never make verify() or a read throw anything but a typed MemoryStoreError (property)', async () => {
+    await init();
+    await fc.assert(
+      fc.asyncProperty(fc.nat(7), edit, async (which, { at, value }) => {
+        const backend = new RawMemoryBackend();
+        const store = await VmgMemoryStore.open({ backend, agentId: 'a', sessionId: 's' });
+        await store.put('k', 'v1', { policyTag: 'persistent' });
+        await store.put('k', 'v2', { policyTag: 'session' });
+        await store.put('j', { n: 1 }, { policyTag: 'persistent' });
+        await store.rollback('k', 1, { reason: 'undo' });
+        await store.quarantine('j', { reason: 'suspicious' });
+        await store.forget('j');
+        await store.put('e', 'tmp', { policyTag: 'ephemeral' });
+        await store.endSession();
+        const entries = backend.raw();
+        const seq = which % entries.length;
+        const e = JSON.parse(new TextDecoder().decode(entries[seq])) as Record<string, Record<string, unknown>>;
+        const [head, tail] = at.split('.') as [string, string | undefined];
+        const target = tail === undefined ? e : ((e[head] ??= {}) as Record<string, unknown>);
+        const field = tail ?? head;
+        if (value === undefined) delete target[field];
+        else target[field] = value as never;
+        entries[seq] = new TextEncoder().encode(JSON.stringify(e));
+        const report = await store.verify();
+        expect(typeof report.ok).toBe('boolean');
+        for (const read of [() => store.get('k'), () => store.history('k'), () => store.get('j', { includeQuarantined: true }), () => store.rollback('k', 2, { reason: 'r' })]) {
+          await read().catch((err: unknown) => expect(err).toBeInstanceOf(MemoryStoreError));
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -20,7 +20,7 @@ await init();
 /** A MemoryBackend whose raw state an attacker with write access can edit. */
 class RawMemoryBackend extends MemoryBackend {
   raw() {
-    return { entries: this.entries, values: this.values, index: this.index };
+    return { entries: this.entries, values: this.values, index: this.index, nodes: this.nodes };
   }
 }
 
@@ -34,6 +34,8 @@ interface Harness {
   setValue(b: StorageBackend, ref: string, bytes: Uint8Array | null): Promise<void>;
   /** An attacker's edit of one index record, as that backend stores it (JSON text in SQLite). */
   setIndexRaw(b: StorageBackend, name: string, value: IndexValue): Promise<void>;
+  /** Overwrite one stored tree node (a MemoryNodeStore keeps 32-byte slots: shorter bytes only at rest). */
+  setNode(b: StorageBackend, level: number, i: number, hash: Uint8Array): Promise<void>;
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'parapet-vmg-'));
@@ -54,6 +56,7 @@ const memory: Harness = {
     else v.delete(ref);
   },
   setIndexRaw: async (b, name, value) => void (b as RawMemoryBackend).raw().index.set(name, value),
+  setNode: async (b, level, i, hash) => void (b as RawMemoryBackend).raw().nodes.set(level, i, hash),
 };
 
 const sqlite: Harness = {
@@ -77,6 +80,7 @@ const sqlite: Harness = {
     else db.prepare('DELETE FROM vals WHERE ref = ?').run(ref);
   },
   setIndexRaw: async (b, name, value) => void (b as SqliteBackend).db.prepare('UPDATE idx SET value = ? WHERE name = ?').run(JSON.stringify(value), name),
+  setNode: async (b, level, i, hash) => void (b as SqliteBackend).db.prepare('UPDATE nodes SET hash = ? WHERE level = ? AND i = ?').run(hash, level, i),
 };
 
 const idbNames = new WeakMap<StorageBackend, string>();
@@ -113,6 +117,9 @@ const indexeddb: Harness = {
   setIndexRaw: async () => {
     throw new Error('replaced per test through idbRaw');
   },
+  setNode: async () => {
+    throw new Error('replaced per test through idbRaw');
+  },
 };
 // IndexedDB is tampered with at rest, then reopened, as an attacker editing the browser's storage would.
 indexeddb.entries = async (b) => {
@@ -135,6 +142,7 @@ indexeddb.setValue = async (b, ref, bytes) =>
     else t.objectStore('values').delete(ref);
   });
 indexeddb.setIndexRaw = async (b, name, value) => idbRaw(idbNames.get(b)!, (t) => void t.objectStore('index').put(value, name));
+indexeddb.setNode = async (b, level, i, hash) => idbRaw(idbNames.get(b)!, (t) => void t.objectStore('nodes').put(hash.slice().buffer, [level, i]));
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -468,6 +476,30 @@ for (const h of [memory, sqlite, indexeddb]) {
         expect(await rebuilt.verifyAgainst(checkpoint, verifierKey)).toMatchObject({ valid: false, reason: 'rewritten' });
         expect(await rebuilt.verifyAgainst(checkpoint, generateNoteKey('parapet/vmg/agent-a').verifierKey)).toMatchObject({ reason: 'checkpoint-invalid' });
         await store.close().catch(() => undefined);
+      });
+
+      it('an edited interior node that no root covers is reported, and a proof that needs it is refused', async () => {
+        let { store, backend } = await seeded();
+        // Six leaves: the root covers (2,0) and (1,2); (1,0) only appears in proofs for leaves 2 and 3.
+        await h.setNode(backend, 1, 0, new Uint8Array(32).fill(0xee));
+        ({ store, backend } = await reload(store, backend));
+        const v = await store.verify();
+        expect(v.ok).toBe(false);
+        expect(v.problems).toEqual(['root-mismatch']);
+        if (h.name !== 'MemoryBackend') {
+          // At rest a node can also be cut short: a read that needs it either stops with a
+          // typed error (SQLite) or serves a proof that fails against the root (IndexedDB's
+          // in-memory mirror keeps 32-byte slots); verify() still reports.
+          await h.setNode(backend, 1, 0, new Uint8Array(3));
+          ({ store, backend } = await reload(store, backend));
+          const read = store.get('a'); // 'a' v2 is leaf 2
+          if (h.name === 'SqliteBackend') await expect(read).rejects.toMatchObject({ code: 'backend' });
+          else {
+            const { proof } = (await read)!;
+            expect(verifyInclusion(proof.leafHash, proof.seq, proof.size, proof.proof, proof.root).valid).toBe(false);
+          }
+          expect((await store.verify()).problems).toEqual(['root-mismatch']);
+        }
       });
 
       it('an edited index (un-quarantining a record) is reported', async () => {

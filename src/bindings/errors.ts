@@ -13,7 +13,8 @@ export type ParapetErrorCode =
   | 'init-failed'
   | 'hasher-finished'
   | 'destroyed'
-  | 'state-version';
+  | 'state-version'
+  | 'store-damaged';
 
 export class ParapetTypeError extends TypeError {
   readonly code = 'invalid-type' as const;
@@ -34,7 +35,7 @@ export class ParapetRangeError extends RangeError {
 
 /** The API was used out of order: not initialised, hasher reused after digest, stale saved state. */
 export class ParapetStateError extends Error {
-  readonly code: 'not-initialized' | 'init-failed' | 'hasher-finished' | 'destroyed' | 'state-version';
+  readonly code: 'not-initialized' | 'init-failed' | 'hasher-finished' | 'destroyed' | 'state-version' | 'store-damaged';
   constructor(message: string, code: ParapetStateError['code'], options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'ParapetStateError';

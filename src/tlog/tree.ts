@@ -1,4 +1,4 @@
-import { assertBytes, assertBytesArray, assertInteger, ParapetRangeError } from '../bindings/errors.js';
+import { assertBytes, assertBytesArray, assertInteger, ParapetRangeError, ParapetStateError } from '../bindings/errors.js';
 import { emptyRoot, HASH_SIZE, hashChildren, hashChildrenBatch, hashLeaf, hashLeafBatch } from './hasher.js';
 import { isPowerOfTwo, splitPoint } from './math.js';
 import { MemoryNodeStore, type NodeStore } from './storage.js';
@@ -40,7 +40,7 @@ export class MerkleTree {
     let hash = leafHash;
     let i = index;
     for (let level = 0; i % 2 === 1; level++) {
-      hash = hashChildren(this.store.get(level, i - 1)!, hash);
+      hash = hashChildren(this.node(level, i - 1), hash);
       i = Math.floor(i / 2);
       this.store.set(level + 1, i, hash);
     }
@@ -74,8 +74,8 @@ export class MerkleTree {
       if (to <= from) break;
       const pairs = new Uint8Array((to - from) * 64);
       for (let p = from; p < to; p++) {
-        pairs.set(this.store.get(level, 2 * p)!, (p - from) * 64);
-        pairs.set(this.store.get(level, 2 * p + 1)!, (p - from) * 64 + 32);
+        pairs.set(this.node(level, 2 * p), (p - from) * 64);
+        pairs.set(this.node(level, 2 * p + 1), (p - from) * 64 + 32);
       }
       const parents = hashChildrenBatch(pairs);
       for (let p = from; p < to; p++) this.store.set(level + 1, p, parents.subarray((p - from) * 32, (p - from + 1) * 32));
@@ -89,7 +89,7 @@ export class MerkleTree {
   /** The leaf hash at `index`. */
   leafHash(index: number): Uint8Array {
     this.checkIndex(index, this.count, 'index');
-    return this.store.get(0, index)!.slice();
+    return this.node(0, index).slice();
   }
 
   /** RFC 6962 root of the first `size` leaves (default: all). */
@@ -162,10 +162,23 @@ export class MerkleTree {
   private subtreeHash(lo: number, hi: number): Uint8Array {
     if (isPerfect(lo, hi)) {
       const level = Math.round(Math.log2(hi - lo));
-      return this.store.get(level, lo / (hi - lo))!;
+      return this.node(level, lo / (hi - lo));
     }
     const k = splitPoint(hi - lo);
     return hashChildren(this.subtreeHash(lo, lo + k), this.subtreeHash(lo + k, hi));
+  }
+
+  /**
+   * A stored hash. Stores may be backed by storage an attacker can edit (the
+   * memory store's backends), so a missing or malformed hash is a typed error,
+   * not a crash further on.
+   */
+  private node(level: number, index: number): Uint8Array {
+    const hash = this.store.get(level, index);
+    if (!(hash instanceof Uint8Array) || hash.length !== HASH_SIZE) {
+      throw new ParapetStateError(`the tree's node store has no valid hash at level ${level}, index ${index}`, 'store-damaged');
+    }
+    return hash;
   }
 
   private checkSize(size: number, name: string): void {

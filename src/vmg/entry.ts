@@ -1,5 +1,5 @@
 import { canonicalJson } from '../canonical/jcs.js';
-import type { PolicyTag, Provenance } from './types.js';
+import { POLICY_TAGS, PROVENANCE_KINDS, type PolicyTag, type Provenance, type ProvenanceKind } from './types.js';
 
 /**
  * One log entry. Its RFC 8785 canonical bytes are the Merkle leaf, and `prev`
@@ -67,17 +67,51 @@ const jsonBoolean = (b: unknown): string => (b === true ? 'true' : b === false ?
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-/** Parse stored entry bytes; undefined when they are not an entry (never throws). */
+/**
+ * Parse stored entry bytes; undefined when they are not an entry of the
+ * shape the store writes (never throws). Every field a reader or verify()
+ * touches is checked here, so that tampered bytes that are still JSON (a
+ * provenance of null, an `erased` list that is a number) read as
+ * "entry-unreadable" instead of breaking the code that walks the log.
+ */
 export function decodeEntry(bytes: Uint8Array | undefined): LogEntry | undefined {
   if (!bytes) return undefined;
+  let e: unknown;
   try {
-    const e = JSON.parse(decoder.decode(bytes)) as LogEntry;
-    if (typeof e !== 'object' || e === null || e.v !== 1 || typeof e.seq !== 'number' || typeof e.op !== 'string') return undefined;
-    if (typeof e.key !== 'string' || typeof e.ns !== 'string' || typeof e.version !== 'number') return undefined;
-    return e;
+    e = JSON.parse(decoder.decode(bytes));
   } catch {
     return undefined;
   }
+  return isLogEntry(e) ? e : undefined;
+}
+
+const OPS: readonly string[] = ['put', 'rollback', 'forget', 'purge', 'quarantine', 'promote', 'refused'];
+const HEX64 = /^[0-9a-f]{64}$/;
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+const isHash = (v: unknown): v is string => typeof v === 'string' && HEX64.test(v);
+const optional = (v: unknown, check: (v: unknown) => boolean) => v === undefined || check(v);
+
+function isProvenance(p: unknown): p is Provenance {
+  return (
+    isObject(p) && typeof p.agent_id === 'string' && typeof p.session_id === 'string' && typeof p.timestamp === 'number' &&
+    Number.isFinite(p.timestamp) && PROVENANCE_KINDS.includes(p.kind as ProvenanceKind) &&
+    optional(p.actor, (v) => typeof v === 'string') && optional(p.reason, (v) => typeof v === 'string') &&
+    optional(p.rolled_back_from, isCount) && optional(p.rolled_back_to, isCount)
+  );
+}
+
+function isLogEntry(e: unknown): e is LogEntry {
+  if (!isObject(e) || e.v !== 1 || !isCount(e.seq) || !(e.prev === null || isHash(e.prev)) || !OPS.includes(e.op as string)) return false;
+  if (typeof e.ns !== 'string' || typeof e.key !== 'string' || !isCount(e.version) || !isProvenance(e.provenance)) return false;
+  if (!optional(e.policy_tag, (v) => POLICY_TAGS.includes(v as PolicyTag)) || !optional(e.write_hash, isHash)) return false;
+  if (!optional(e.parent_hash, (v) => v === null || isHash(v)) || !optional(e.quarantined, (v) => typeof v === 'boolean')) return false;
+  if (!optional(e.detail, isObject)) return false;
+  // A version is written with its policy and its value's hash.
+  if ((e.op === 'put' || e.op === 'rollback') && (e.policy_tag === undefined || e.write_hash === undefined)) return false;
+  // The one detail field the log walk reads: the versions a forget erased.
+  const erased = (e.detail as Record<string, unknown> | undefined)?.erased;
+  return erased === undefined || (Array.isArray(erased) && erased.every(isCount));
 }
 
 /** Where a version's value lives beside the log. */

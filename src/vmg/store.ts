@@ -1,5 +1,5 @@
 import { sha256, toHex } from '../bindings/index.js';
-import { assertInteger, ParapetRangeError, ParapetTypeError } from '../bindings/errors.js';
+import { assertInteger, ParapetRangeError, ParapetStateError, ParapetTypeError } from '../bindings/errors.js';
 import { canonicalJsonBytes } from '../canonical/jcs.js';
 import { hashLeaf } from '../tlog/hasher.js';
 import { MerkleTree } from '../tlog/tree.js';
@@ -124,7 +124,7 @@ export class VmgMemoryStore {
     const writeHash = toHex(sha256(bytes));
     const flagged = this.#flags(bytes);
     const quarantined = DERIVED_KINDS.includes(kind) || flagged.length > 0;
-    const outcome = await this.#backend.transaction((tx) => {
+    const outcome = await this.#transaction((tx) => {
       const view = new KeyView(tx, ns, key);
       const latest = view.latest;
       if (options.expectedVersion !== undefined && options.expectedVersion !== latest) {
@@ -155,7 +155,7 @@ export class VmgMemoryStore {
     checkKey(key);
     const ns = checkNamespace(options.namespace);
     if (options.asOf !== undefined) assertInteger(options.asOf, 'asOf', 1, Number.MAX_SAFE_INTEGER);
-    return this.#backend.transaction((tx) => {
+    return this.#transaction((tx) => {
       const view = new KeyView(tx, ns, key);
       const usable = (v: { erased: boolean; quarantined: boolean }) => !v.erased && (options.includeQuarantined === true || !v.quarantined);
       const at = options.asOf === undefined ? undefined : view.version(options.asOf);
@@ -176,7 +176,7 @@ export class VmgMemoryStore {
   async history(key: string, options: { namespace?: string } = {}): Promise<HistoryItem[]> {
     checkKey(key);
     const ns = checkNamespace(options.namespace);
-    return this.#backend.transaction((tx) => {
+    return this.#transaction((tx) => {
       return new KeyView(tx, ns, key).versions().map((v) => {
         const record = this.#record(tx, ns, key, v.v, v.seq, v.quarantined, true)!;
         return { ...record, erased: v.erased || record.value === undefined };
@@ -193,7 +193,7 @@ export class VmgMemoryStore {
     const ns = checkNamespace(options?.namespace);
     assertInteger(toVersion, 'toVersion', 1, Number.MAX_SAFE_INTEGER);
     if (typeof options.reason !== 'string' || options.reason.length === 0) throw new ParapetTypeError('"reason" must be a non-empty string');
-    const outcome = await this.#backend.transaction((tx) => {
+    const outcome = await this.#transaction((tx) => {
       const view = new KeyView(tx, ns, key);
       const target = view.version(toVersion);
       const prior = view.version(view.latest);
@@ -224,7 +224,7 @@ export class VmgMemoryStore {
   async forget(key: string, options: { namespace?: string; reason?: string } = {}): Promise<{ erased: number[] }> {
     checkKey(key);
     const ns = checkNamespace(options.namespace);
-    const outcome = await this.#backend.transaction((tx) => {
+    const outcome = await this.#transaction((tx) => {
       const view = new KeyView(tx, ns, key);
       if (!view.head) return { missing: true } as const;
       const all = view.versions();
@@ -252,7 +252,7 @@ export class VmgMemoryStore {
    */
   async endSession(sessionId: string = this.sessionId): Promise<PurgeReport> {
     if (typeof sessionId !== 'string' || sessionId.length === 0) throw new ParapetTypeError('"sessionId" must be a non-empty string');
-    const purged = await this.#backend.transaction((tx) => {
+    const purged = await this.#transaction((tx) => {
       const out: { namespace: string; key: string; version: number; policy_tag: PolicyTag }[] = [];
       for (const [ns, key, version] of readSessionList(tx, sessionId)) {
         const view = new KeyView(tx, ns, key);
@@ -287,7 +287,7 @@ export class VmgMemoryStore {
     checkKey(key);
     const ns = checkNamespace(namespace);
     if (on && (typeof detail.reason !== 'string' || detail.reason.length === 0)) throw new ParapetTypeError('"reason" must be a non-empty string');
-    const outcome = await this.#backend.transaction((tx) => {
+    const outcome = await this.#transaction((tx) => {
       const view = new KeyView(tx, ns, key);
       const target = on ? view.version(view.latest) : view.newest((v) => v.quarantined && !v.erased);
       if (!target || target.erased) return { missing: true } as const;
@@ -313,7 +313,7 @@ export class VmgMemoryStore {
 
   /** Walk the whole log and report, per entry, ok | erased | tampered with reasons. */
   async verify(): Promise<StoreVerification> {
-    return this.#backend.transaction((tx) => verifyStore(tx, this.#ephemeral));
+    return this.#transaction((tx) => verifyStore(tx, this.#ephemeral));
   }
 
   /** Sign the current tree head as a C2SP checkpoint (needs `signer`). */
@@ -325,7 +325,7 @@ export class VmgMemoryStore {
 
   /** The current tree size and root. */
   async treeHead(): Promise<Pick<Checkpoint, 'size' | 'root'>> {
-    return this.#backend.transaction((tx) => {
+    return this.#transaction((tx) => {
       const tree = this.#tree(tx);
       return { size: tree.size, root: tree.root() };
     });
@@ -337,7 +337,7 @@ export class VmgMemoryStore {
    * stored nodes) reproduce its root at its size.
    */
   async verifyAgainst(checkpointNote: string, verifierKey: string) {
-    return this.#backend.transaction((tx) => verifyStoreAgainst(tx, checkpointNote, verifierKey, this.#origin));
+    return this.#transaction((tx) => verifyStoreAgainst(tx, checkpointNote, verifierKey, this.#origin));
   }
 
   async close(): Promise<void> {
@@ -346,6 +346,22 @@ export class VmgMemoryStore {
   }
 
   // — internals —
+
+  /**
+   * One backend transaction. A damaged tree node store (a hash missing or cut
+   * short at rest) surfaces from the tree as a typed ParapetStateError; here it
+   * becomes the store's own error, like every other sign of a damaged backend.
+   */
+  async #transaction<T>(fn: (tx: BackendTx) => T): Promise<T> {
+    try {
+      return await this.#backend.transaction(fn);
+    } catch (e) {
+      if (e instanceof ParapetStateError && e.code === 'store-damaged') {
+        throw new MemoryStoreError(`${e.message}: run verify()`, 'backend');
+      }
+      throw e;
+    }
+  }
 
   #provenance(kind: ProvenanceKind): Provenance {
     return { agent_id: this.agentId, session_id: this.sessionId, timestamp: this.#clock(), kind };

@@ -2,6 +2,7 @@ import { bytesEqual, sha256Batch, toHex } from '../bindings/index.js';
 import { openCheckpoint } from '../tlog/checkpoint.js';
 import { hashLeafBatch } from '../tlog/hasher.js';
 import { parseVerifierKey } from '../tlog/note.js';
+import { MemoryNodeStore } from '../tlog/storage.js';
 import { MerkleTree } from '../tlog/tree.js';
 import { verifyConsistency } from '../tlog/verify.js';
 import type { BackendTx } from './backend.js';
@@ -16,7 +17,8 @@ export type EntryStatus = 'ok' | 'erased' | 'tampered';
  * reordered), chain-broken (prev is not the previous entry's leaf hash),
  * node-mismatch (the stored tree disagrees with the entry bytes),
  * value-changed, value-missing (deleted without a forget or purge),
- * log-level: truncated, root-mismatch, tree-size-mismatch, and
+ * log-level: truncated, root-mismatch (any stored interior node differs from
+ * the tree rebuilt from the entries), tree-size-mismatch, and
  * index-mismatch:<ns>/<key> (the derived index disagrees with the log).
  */
 export interface EntryReport {
@@ -56,7 +58,8 @@ export function verifyStore(tx: BackendTx, ephemeral: ReadonlyMap<string, Uint8A
   const n = tx.entryCount();
   const reports: { seq: number; status: EntryStatus; reasons: string[]; op?: string; key?: string; version?: number }[] = [];
   const problems: string[] = [];
-  const fresh = new MerkleTree();
+  const freshNodes = new MemoryNodeStore();
+  const fresh = new MerkleTree(freshNodes);
   const entries: (LogEntry | undefined)[] = new Array(n);
   let prevLeaf: string | null = null;
 
@@ -89,12 +92,27 @@ export function verifyStore(tx: BackendTx, ephemeral: ReadonlyMap<string, Uint8A
 
   const root = toHex(fresh.root());
   if (tx.nodes.leafCount() !== n) problems.push('tree-size-mismatch');
-  else if (n > 0 && toHex(new MerkleTree(tx.nodes).root()) !== root) problems.push('root-mismatch');
+  else if (!sameInteriorNodes(tx, freshNodes, n)) problems.push('root-mismatch');
   const head = Number(tx.getIndex(HEAD_INDEX) ?? 0);
   if (head > n) problems.push('truncated');
   const counts = { ok: 0, erased: 0, tampered: 0 };
   for (const r of reports) counts[r.status]++;
   return { ok: counts.tampered === 0 && problems.length === 0, size: n, root, entries: reports, problems: [...new Set(problems)], counts };
+}
+
+/**
+ * Every stored interior node equals the one rebuilt from the entries (leaves
+ * are checked per entry). Comparing them all, not only the root's, catches a
+ * node that no root covers but an inclusion proof would hand out.
+ */
+function sameInteriorNodes(tx: BackendTx, fresh: MemoryNodeStore, n: number): boolean {
+  for (let level = 1; n >> level > 0; level++) {
+    for (let i = 0; i < n >> level; i++) {
+      const stored = tx.nodes.get(level, i);
+      if (!(stored instanceof Uint8Array) || !bytesEqual(stored, fresh.get(level, i)!)) return false;
+    }
+  }
+  return true;
 }
 
 /** Values of put/rollback entries: present and matching, or erased by a later forget/purge. */
