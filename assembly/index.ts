@@ -9,8 +9,8 @@ export {
   shannonEntropy, logprobEntropy, logprobEntropyBatch, statsPush, statsPushMany, statsPushVector,
   statsVariance, statsZScore, gaussPush, gaussScore,
 } from './entropy';
-export { MODE_TEXT, MODE_JSON, MAX_SHINGLE_K, featurize, shingles } from './tokenizer';
-export { linearLogit } from './linear';
+export { MODE_TEXT, MODE_JSON, MODE_AUTO, MAX_SHINGLE_K, featurize, shingles } from './tokenizer';
+export { linearLogit, maxLogitRanges } from './linear';
 
 /** First byte past the module's static data: the bindings' arena starts here. */
 export function heapBase(): usize {
@@ -18,4 +18,4 @@ export function heapBase(): usize {
 }
 
 /** Bumped whenever an export's meaning changes, so bindings refuse a stale core.wasm. */
-export const ABI_VERSION: u32 = 2;
+export const ABI_VERSION: u32 = 3;

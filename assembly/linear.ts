@@ -3,6 +3,8 @@
 // logit = bias + Σ w_j x_j. The same arithmetic runs in ONNX (models/), so the
 // two can be checked against each other.
 
+import { featurize } from './tokenizer';
+
 // log1p of small counts, filled once: almost every count is below this, and a
 // table load is a few cycles where Math.log1p is tens. Same values as calling
 // Math.log1p, so the result is bit-identical to computing it each time.
@@ -50,4 +52,29 @@ export function linearLogit(ids: usize, n: usize, counts: usize, weights: usize,
     store<u16>(c, 0);
   }
   return norm > 0 ? bias + dot / Math.sqrt(norm) : bias;
+}
+
+/**
+ * The highest logit over `n` byte ranges of the text at `text`, each given as
+ * a u32 pair [from, to) in the table at `table`: each range is featurized
+ * into `out` (capacity `cap`, which must bound the longest range) and
+ * scored. One call for all of a text's windows and lines: per range, two
+ * crossings from JavaScript cost more than the work for a short line.
+ * Returns NaN if `cap` is below a range's bound (the bindings size it from
+ * the whole text, so it never is).
+ */
+export function maxLogitRanges(
+  text: usize, table: usize, n: u32, mode: u32, bucketCount: u32, nMin: u32, nMax: u32, out: usize, cap: usize,
+  counts: usize, weights: usize, bias: f64,
+): f64 {
+  let best = -Infinity;
+  for (let i: u32 = 0; i < n; i++) {
+    const from = <usize>load<u32>(table + (<usize>i << 3));
+    const to = <usize>load<u32>(table + (<usize>i << 3), 4);
+    const count = featurize(text + from, to - from, mode, bucketCount, nMin, nMax, out, cap);
+    if (count > cap) return NaN;
+    const logit = linearLogit(out, count, counts, weights, bias);
+    if (logit > best) best = logit;
+  }
+  return best;
 }

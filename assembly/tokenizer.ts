@@ -29,6 +29,17 @@
 
 export const MODE_TEXT: u32 = 0;
 export const MODE_JSON: u32 = 1;
+/** JSON when the first byte that is not ASCII whitespace is '{' or '[', else text (as the bindings' 'auto'). */
+export const MODE_AUTO: u32 = 2;
+
+function autoMode(ptr: usize, len: usize): u32 {
+  for (let p = ptr, end = ptr + len; p < end; p++) {
+    const c = <u32>load<u8>(p);
+    if (c == 0x20 || c == 0x09 || c == 0x0a || c == 0x0d) continue;
+    return c == 0x7b || c == 0x5b ? MODE_JSON : MODE_TEXT;
+  }
+  return MODE_TEXT;
+}
 
 // Namespace seeds keep the same word in different roles apart.
 const SEED_UNIGRAM: u32 = 0x1b873593;
@@ -544,7 +555,7 @@ export function featurize(
   placeRunBytes(o, capacity, len);
   shingleK = 0;
   buckets = <u64>(bucketCount == 0 ? 1 : bucketCount);
-  pass(ptr, len, mode);
+  pass(ptr, len, mode == MODE_AUTO ? autoMode(ptr, len) : mode);
   return emitted;
 }
 

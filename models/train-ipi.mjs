@@ -10,11 +10,11 @@
 // weights for the in-core scorer) and models/ipi-classifier.json (metadata and
 // metrics). Requires `npm run build` first (it featurizes with dist/).
 import { readFileSync, writeFileSync } from 'node:fs';
-import { init, featurize } from '../dist/index.js';
+import { init, featurize, normalizeText } from '../dist/index.js';
 import { generate, rng } from './synth-ipi.mjs';
 import { writeOnnxLinear } from './onnx-linear.mjs';
 import { auroc, tprAtFpr } from '../scripts/metrics.mjs';
-import { windows } from '../dist/ipi.js';
+import { scoringRanges } from '../dist/ipi.js';
 
 export const BUCKETS = 1 << 18;
 export const CHAR_NGRAMS = [3, 5];
@@ -99,13 +99,16 @@ const scoreVector = (model, s) => {
   return 1 / (1 + Math.exp(-z));
 };
 
-/** A text's score: the highest of the whole text and its windows (as the detector computes it). */
+/** A text's score: the highest of the whole text and its windows and lines (as the detector computes it). */
 export const score = (model, s) => Math.max(scoreVector(model, s), ...(s.windows ?? []).map((w) => scoreVector(model, w)));
 
-/** Vectors for evaluation: the whole text and each window. */
+/** Vectors for evaluation: the whole text and each range the detector scores (windows and lines; see scoringRanges). */
 export const vectorizeForScoring = (text) => {
-  const ws = windows(text);
-  return { ...vectorize(text), windows: ws.length > 1 ? ws.map(vectorize) : [] };
+  const normal = normalizeText(text);
+  const ranges = scoringRanges(normal);
+  const parts = [];
+  for (let i = 0; i < ranges.length; i += 2) parts.push(vectorize(normal.slice(ranges[i], ranges[i + 1])));
+  return { ...vectorize(text), windows: parts };
 };
 
 async function main() {

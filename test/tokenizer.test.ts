@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { featurize, init, normalizeText, ParapetRangeError, ParapetTypeError, shingles } from '../src/index.js';
+import { featurize, init, LinearModel, normalizeText, ParapetRangeError, ParapetTypeError, shingles } from '../src/index.js';
 import { featurizeRangesInPlace } from '../src/bindings/text.js';
 import { heapU32 } from '../src/bindings/instance.js';
 
@@ -278,10 +278,10 @@ describe('featurizeRangesInPlace', () => {
     fc.assert(
       fc.property(
         fc.array(chars, { maxLength: 120 }).map((a) => a.join('')),
-        fc.array(fc.nat(), { maxLength: 8 }),
-        (text, cuts) => {
-          const offsets = cuts.map((c) => c % (text.length + 1)).sort((a, b) => a - b);
-          if (offsets.length % 2) offsets.pop();
+        fc.array(fc.tuple(fc.nat(), fc.nat()), { maxLength: 5 }),
+        (text, pairs) => {
+          // Pairs in any order, overlapping or not; each one's start ≤ its end.
+          const offsets = pairs.flatMap(([a, b]) => [a % (text.length + 1), b % (text.length + 1)].sort((x, y) => x - y));
           // Ranges never split a surrogate pair (the detector's windows do not).
           if (offsets.some((o) => o > 0 && (text.charCodeAt(o - 1) & 0xfc00) === 0xd800 && (text.charCodeAt(o) & 0xfc00) === 0xdc00)) return;
           const sets = collect(text, offsets);
@@ -293,10 +293,31 @@ describe('featurizeRangesInPlace', () => {
     );
   });
 
-  it('rejects ranges that are odd in number, out of order or outside the text', () => {
+  it('rejects ranges that are odd in number, end before they start or fall outside the text', () => {
     expect(() => collect('abc', [0])).toThrow(ParapetRangeError);
     expect(() => collect('abc', [2, 1])).toThrow(/ranges\[1\]/);
+    expect(collect('abc', [1, 3, 0, 2])).toHaveLength(3); // overlapping and out of order is fine
     expect(() => collect('abc', [0, 4])).toThrow(ParapetRangeError);
     expect(() => collect('abc', [0, 1.5])).toThrow(ParapetRangeError);
+  });
+});
+
+describe('LinearModel over ranges', () => {
+  it('maxLogit equals the highest logit of the whole text and of each range as a string of its own (property)', () => {
+    const buckets = 1024;
+    const weights = Float32Array.from({ length: buckets }, (_, i) => Math.sin(i * 12.9898) * 2);
+    const model = new LinearModel(weights, -0.25, { charNgrams: [3, 5], normalize: false });
+    const chars = fc.constantFrom('a', 'B', ' ', '\n', '.', '{', '"', 'k', ':', '}', '[', ']', 'é', '\ud83d\ude00', 'x', 'ignore ');
+    fc.assert(
+      fc.property(fc.array(chars, { maxLength: 150 }).map((a) => a.join('')), fc.array(fc.tuple(fc.nat(), fc.nat()), { maxLength: 6 }), (text, pairs) => {
+        const ranges = pairs.flatMap(([a, b]) => [a % (text.length + 1), b % (text.length + 1)].sort((x, y) => x - y));
+        if (ranges.some((o) => o > 0 && (text.charCodeAt(o - 1) & 0xfc00) === 0xd800 && (text.charCodeAt(o) & 0xfc00) === 0xdc00)) return;
+        let want = model.logit(text);
+        for (let i = 0; i < ranges.length; i += 2) want = Math.max(want, model.logit(text.slice(ranges[i], ranges[i + 1])));
+        expect(model.maxLogit(text, ranges)).toBe(want);
+      }),
+      { numRuns: 800 },
+    );
+    model.destroy();
   });
 });

@@ -33,10 +33,14 @@ export interface CoreExports {
   shingles(ptr: number, len: number, mode: number, k: number, out: number, cap: number): number;
 
   linearLogit(ids: number, n: number, counts: number, weights: number, bias: number): number;
+  maxLogitRanges(
+    text: number, table: number, n: number, mode: number, buckets: number, nMin: number, nMax: number, out: number, cap: number,
+    counts: number, weights: number, bias: number,
+  ): number;
 }
 
 /** The ABI this build of the bindings speaks; core.wasm must report the same. */
-export const EXPECTED_ABI_VERSION = 2;
+export const EXPECTED_ABI_VERSION = 3;
 
 /** Size of a SHA-256 context in wasm memory (assembly/sha256.ts). */
 export const SHA256_CONTEXT_BYTES = 112;

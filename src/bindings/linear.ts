@@ -1,7 +1,7 @@
 import { assertFinite, describe, ParapetRangeError, ParapetStateError, ParapetTypeError } from './errors.js';
 import { getCore, heapF32, heapU8 } from './instance.js';
 import { OwnedBlock } from './owned.js';
-import { featurizeInPlace, featurizeRangesInPlace, type FeaturizeOptions } from './text.js';
+import { featurizeInPlace, stageRanges, type FeaturizeOptions } from './text.js';
 
 /**
  * A linear model over `featurize` ids, scored in the core without copying
@@ -38,19 +38,15 @@ export class LinearModel {
 
   /**
    * The highest logit of `text` (taken as normalised) and of each range
-   * [ranges[2i], ranges[2i+1]) of it (UTF-16 offsets, in order): the text
+   * [ranges[2i], ranges[2i+1]) of it (UTF-16 offsets, any order): the text
    * crosses into the core once, and no string is built per range.
    */
   maxLogit(text: string, ranges: readonly number[]): number {
     if (!this.#weights || !this.#counts) throw new ParapetStateError('LinearModel was destroyed', 'destroyed');
-    const core = getCore();
-    const counts = this.#counts.ptr;
-    const weights = this.#weights.ptr;
-    let best = -Infinity;
-    featurizeRangesInPlace(text, ranges, this.features, (out, count) => {
-      best = Math.max(best, core.linearLogit(out, count, counts, weights, this.bias));
-    });
-    return best;
+    const s = stageRanges(text, ranges, this.features);
+    const logit = getCore().maxLogitRanges(s.text, s.table, s.pairs, s.mode, s.buckets, s.nMin, s.nMax, s.out, s.cap, this.#counts.ptr, this.#weights.ptr, this.bias);
+    if (Number.isNaN(logit)) throw new Error('parapet: featurize bound below the core\'s; bindings and core.wasm disagree');
+    return logit;
   }
 
   /** P(positive) = sigmoid(logit). */

@@ -40,6 +40,8 @@ export interface FeaturizeOptions {
 
 const MODE_TEXT = 0;
 const MODE_JSON = 1;
+/** The core decides by the first byte that is not whitespace, as resolveMode does (assembly/tokenizer.ts). */
+const MODE_AUTO = 2;
 
 function resolveMode(mode: TokenizeMode, text: string | Uint8Array, from = 0, to = text.length): number {
   if (mode === 'text') return MODE_TEXT;
@@ -99,10 +101,10 @@ export function featurizeInPlace(text: string | Uint8Array, options: FeaturizeOp
 
 /**
  * Featurize `text` whole and then each range [ranges[2i], ranges[2i+1]) of
- * it (UTF-16 offsets, in order, not overlapping), with its UTF-8 crossing
- * into the core once. `visit(out, count)` sees each set of ids in scratch
- * memory, valid during that call only: the whole text first, then the
- * ranges in order. `text` is taken as normalised (`options.normalize` is
+ * it (UTF-16 offsets; ranges may overlap and come in any order), with its
+ * UTF-8 crossing into the core once. `visit(out, count)` sees each set of ids
+ * in scratch memory, valid during that call only: the whole text first, then
+ * the ranges in order. `text` is taken as normalised (`options.normalize` is
  * ignored: normalising would move the offsets); 'auto' mode is decided per
  * range, as featurizing the range's own string would.
  */
@@ -112,30 +114,64 @@ export function featurizeRangesInPlace(
   options: FeaturizeOptions,
   visit: (out: number, count: number) => void,
 ): void {
+  const s = stageRanges(text, ranges, options);
+  const table = heapU32();
+  for (let i = 0; i < s.pairs; i++) {
+    const from = table[(s.table >>> 2) + 2 * i]!;
+    const to = table[(s.table >>> 2) + 2 * i + 1]!;
+    visit(s.out, runFeaturize(s.text + from, to - from, s.mode, s.buckets, s.nMin, s.nMax, s.out, s.cap));
+  }
+}
+
+/** Where `stageRanges` put things in scratch memory, and the settings to featurize with. */
+export interface StagedRanges {
+  /** The UTF-8 of the text. */
+  readonly text: number;
+  /** u32 pairs [from, to) of byte offsets into it: the whole text first, then each range. */
+  readonly table: number;
+  readonly pairs: number;
+  /** Room for `cap` ids (the whole text's bound, which covers every range). */
+  readonly out: number;
+  readonly cap: number;
+  readonly mode: number;
+  readonly buckets: number;
+  readonly nMin: number;
+  readonly nMax: number;
+}
+
+/**
+ * Stage `text` (taken as normalised) and its ranges (UTF-16 [start, end)
+ * pairs, any order, checked) in scratch memory as byte offsets, with room for
+ * the ids of the longest. Valid until the next call that uses scratch memory.
+ */
+export function stageRanges(text: string, ranges: readonly number[], options: FeaturizeOptions): StagedRanges {
   if (typeof text !== 'string') throw new ParapetTypeError(`"text" must be a string, got ${describe(text)}`);
   if (ranges.length % 2 !== 0) throw new ParapetRangeError(`"ranges" must hold [start, end) pairs, got ${ranges.length} numbers`, 'invalid-length');
-  let previous = 0;
   for (let i = 0; i < ranges.length; i++) {
     const at = ranges[i]!;
-    if (!Number.isInteger(at) || at < previous || at > text.length) {
-      throw new ParapetRangeError(`"ranges[${i}]" must be an integer offset in order within the text, got ${String(at)}`, 'invalid-value');
+    const low = i % 2 === 1 ? ranges[i - 1]! : 0;
+    if (!Number.isInteger(at) || at < low || at > text.length) {
+      throw new ParapetRangeError(`"ranges[${i}]" must be an integer offset within the text, and an end no less than its start; got ${String(at)}`, 'invalid-value');
     }
-    previous = at;
   }
   const { buckets, nMin, nMax, capacityFor } = featureSettings(options);
   const mode = options.mode ?? 'auto';
-  const [ptr, len] = stage(text, false, (len) => 4 * capacityFor(len) + 16);
-  const out = (ptr + len + 15) & ~15;
-  // The whole text's bound covers every range of it.
-  const cap = capacityFor(len);
-  visit(out, runFeaturize(ptr, len, resolveMode(mode, text), buckets, nMin, nMax, out, cap));
-  if (ranges.length === 0) return;
+  const pairs = ranges.length / 2 + 1;
+  // Layout: text, then the table of pairs, then the ids (the core keeps a run's bytes at the ids' far end).
+  const tableBytes = pairs * 8 + 16;
+  const [ptr, len] = stage(text, false, (len) => tableBytes + 4 * capacityFor(len) + 32);
+  const table = (ptr + len + 15) & ~15;
+  const out = (table + tableBytes + 15) & ~15;
+  const u32 = heapU32();
+  u32[table >>> 2] = 0;
+  u32[(table >>> 2) + 1] = len;
   const bytes = len === text.length ? ranges : utf8Offsets(text, ranges);
-  for (let i = 0; i < ranges.length; i += 2) {
-    const from = bytes[i]!;
-    const rangeMode = resolveMode(mode, text, ranges[i]!, ranges[i + 1]!);
-    visit(out, runFeaturize(ptr + from, bytes[i + 1]! - from, rangeMode, buckets, nMin, nMax, out, cap));
-  }
+  for (let i = 0; i < ranges.length; i++) u32[(table >>> 2) + 2 + i] = bytes[i]!;
+  return {
+    text: ptr, table, pairs, out, cap: capacityFor(len),
+    mode: mode === 'auto' ? MODE_AUTO : resolveMode(mode, text),
+    buckets, nMin, nMax,
+  };
 }
 
 /** Checked feature options and the id capacity a given input length needs. */
@@ -158,16 +194,18 @@ function runFeaturize(ptr: number, len: number, mode: number, buckets: number, n
 }
 
 /**
- * UTF-8 offsets of ascending UTF-16 `offsets` into `text`, as TextEncoder
- * encodes it: a surrogate pair is 4 bytes, a lone surrogate becomes U+FFFD
- * (3 bytes). An offset between the two halves of a pair maps past the pair.
+ * UTF-8 offsets of UTF-16 `offsets` into `text`, as TextEncoder encodes it: a
+ * surrogate pair is 4 bytes, a lone surrogate becomes U+FFFD (3 bytes). An
+ * offset between the two halves of a pair maps past the pair. One pass over
+ * the text for the offsets in ascending order, whatever order they come in.
  */
 function utf8Offsets(text: string, offsets: readonly number[]): number[] {
+  const order = offsets.map((_, i) => i).sort((a, b) => offsets[a]! - offsets[b]!);
   const out = new Array<number>(offsets.length);
   let j = 0;
   let bytes = 0;
-  for (let i = 0; j < offsets.length; ) {
-    while (j < offsets.length && offsets[j]! <= i) out[j++] = bytes;
+  for (let i = 0; j < order.length; ) {
+    while (j < order.length && offsets[order[j]!]! <= i) out[order[j++]!] = bytes;
     if (i >= text.length) break;
     const c = text.charCodeAt(i);
     if (c < 0x80) bytes += 1;

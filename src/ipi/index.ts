@@ -8,6 +8,6 @@ export { init } from '../init.js';
 export { IpiDetector, DetectorSession, IpiBlockedError, resolveMode, type IpiDetectorOptions } from './detector.js';
 export { CoreClassifier, THRESHOLDS, type IpiClassifier } from './classifier.js';
 export { registerIpiHook, guardTool, type PreToolCallPayload, type PostToolCallPayload } from './hooks.js';
-export { windows, windowRanges, MAX_WINDOW } from './windows.js';
+export { windows, windowRanges, scoringRanges, MAX_WINDOW, MIN_LINE } from './windows.js';
 export { entities } from './entities.js';
 export type { IpiMode, IpiLevel, IpiAction, IpiRisk, TextRisk, ToolCall, Observation, SignalName, SignalReport } from './types.js';
