@@ -1,0 +1,162 @@
+// The memory store against a plain model of its rules, over random sequences
+// of every operation on a few keys: after each operation every key's history
+// and `get` match the model, refusals are the typed errors the rules give, and
+// the log verifies at the end.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ImmutableRecordError, init, MemoryBackend, MemoryStoreError, VmgMemoryStore, type StorageBackend } from '../src/vmg/index.js';
+import { SqliteBackend } from '../src/vmg/sqlite.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+await init();
+
+type Policy = 'ephemeral' | 'session' | 'persistent' | 'immutable';
+interface Version { value: number; policy: Policy; quarantined: boolean; erased: boolean; session: string }
+
+const KEYS = ['a', 'b', 'c'];
+const op = fc.oneof(
+  { weight: 5, arbitrary: fc.record({ op: fc.constant('put' as const), key: fc.constantFrom(...KEYS), value: fc.nat(99), policy: fc.constantFrom<Policy>('persistent', 'persistent', 'session', 'ephemeral', 'immutable'), derived: fc.boolean() }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('rollback' as const), key: fc.constantFrom(...KEYS), to: fc.nat(8) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('forget' as const), key: fc.constantFrom(...KEYS) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('quarantine' as const), key: fc.constantFrom(...KEYS) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('promote' as const), key: fc.constantFrom(...KEYS) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('endSession' as const), session: fc.constantFrom('s1', 's2') }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('switch' as const), session: fc.constantFrom('s1', 's2') }) },
+);
+type Op = typeof op extends fc.Arbitrary<infer T> ? T : never;
+
+/** What the rules say an operation does to the model: the error code it must fail with, or undefined. */
+function apply(model: Map<string, Version[]>, o: Op, session: string): string | undefined {
+  if (o.op === 'endSession') {
+    for (const versions of model.values()) for (const v of versions) if (!v.erased && (v.policy === 'ephemeral' || v.policy === 'session') && v.session === o.session) v.erased = true;
+    return undefined;
+  }
+  if (o.op === 'switch') return undefined;
+  const versions = model.get(o.key) ?? [];
+  const latest = versions[versions.length - 1];
+  switch (o.op) {
+    case 'put':
+      if (latest && latest.policy === 'immutable' && !latest.erased) return 'immutable';
+      versions.push({ value: o.value, policy: o.policy, quarantined: o.derived, erased: false, session });
+      model.set(o.key, versions);
+      return undefined;
+    case 'rollback': {
+      const target = versions[o.to - 1];
+      if (!target || !latest) return 'not-found';
+      if (latest.policy === 'immutable' && !latest.erased) return 'immutable';
+      // An ephemeral value lives only in the store object that wrote it.
+      if (target.erased || (target.policy === 'ephemeral' && target.session !== session)) return 'erased';
+      versions.push({ ...target, session });
+      return undefined;
+    }
+    case 'forget':
+      if (versions.length === 0) return 'not-found';
+      if (versions.some((v) => v.policy === 'immutable' && !v.erased)) return 'immutable';
+      for (const v of versions) v.erased = true;
+      return undefined;
+    case 'quarantine':
+      if (!latest || latest.erased) return 'not-found';
+      latest.quarantined = true;
+      return undefined;
+    case 'promote': {
+      const target = [...versions].reverse().find((v) => v.quarantined && !v.erased);
+      if (!target) return 'not-found';
+      target.quarantined = false;
+      return undefined;
+    }
+  }
+}
+
+async function run(store: Map<string, VmgMemoryStore>, session: string, o: Op): Promise<string | undefined> {
+  const s = store.get(session)!;
+  try {
+    switch (o.op) {
+      case 'put':
+        await s.put(o.key, o.value, { policyTag: o.policy, provenanceKind: o.derived ? 'extraction' : 'user' });
+        break;
+      case 'rollback':
+        if (o.to < 1) return 'not-found';
+        await s.rollback(o.key, o.to, { reason: 'model' });
+        break;
+      case 'forget':
+        await s.forget(o.key);
+        break;
+      case 'quarantine':
+        await s.quarantine(o.key, { reason: 'model' });
+        break;
+      case 'promote':
+        await s.promote(o.key, { approver: 'tester' });
+        break;
+      case 'endSession':
+        await store.get(o.session)!.endSession();
+        break;
+    }
+    return undefined;
+  } catch (e) {
+    if (e instanceof ImmutableRecordError) return 'immutable';
+    if (e instanceof MemoryStoreError) return e.code;
+    throw e;
+  }
+}
+
+async function check(backend: StorageBackend, runs: number): Promise<void> {
+  await fc.assert(
+    fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 25 }), async (ops) => {
+      const b = backend instanceof SqliteBackend ? new SqliteBackend(join(mkdtempSync(join(tmpdir(), 'parapet-model-')), 'm.db')) : new MemoryBackend();
+      // Two store objects over one backend: sessions s1 and s2 (ephemeral values live in the object that wrote them).
+      const stores = new Map([
+        ['s1', await VmgMemoryStore.open({ backend: b, agentId: 'agent', sessionId: 's1' })],
+        ['s2', await VmgMemoryStore.open({ backend: b, agentId: 'agent', sessionId: 's2' })],
+      ]);
+      const model = new Map<string, Version[]>();
+      let session = 's1';
+      for (const o of ops) {
+        if (o.op === 'switch') {
+          session = o.session;
+          continue;
+        }
+        const want = o.op === 'rollback' && o.to < 1 ? 'not-found' : apply(model, o, session);
+        expect(await run(stores, session, o), JSON.stringify(o)).toBe(want);
+        for (const key of KEYS) {
+          const versions = model.get(key) ?? [];
+          const history = await stores.get(session)!.history(key);
+          // Ephemeral values are visible only to the store object that wrote them.
+          const visible = (v: Version) => !v.erased && (v.policy !== 'ephemeral' || v.session === session);
+          expect(history.map((h) => [h.version, h.policy_tag, h.quarantined, h.erased])).toEqual(versions.map((v, i) => [i + 1, v.policy, v.quarantined, !visible(v)]));
+          const newest = [...versions].reverse().find((v) => !v.erased && !v.quarantined && (v.policy !== 'ephemeral' || v.session === session));
+          const got = await stores.get(session)!.get(key);
+          // The newest usable version by the index; another object's ephemeral one reads as no value (next test).
+          const newestUsable = [...versions].reverse().find((v) => !v.erased && !v.quarantined);
+          if (newest && newest === newestUsable) expect(got?.record.value).toBe(newest.value);
+          if (!versions.some((v) => !v.erased && !v.quarantined)) expect(got).toBeUndefined();
+        }
+      }
+      const report = await stores.get('s1')!.verify();
+      expect(report.problems).toEqual([]);
+      expect(report.counts.tampered).toBe(0);
+      await b.close();
+    }),
+    { numRuns: runs },
+  );
+}
+
+describe('the memory store against a model of its rules (property)', () => {
+  it('on MemoryBackend', async () => check(new MemoryBackend(), Number(process.env.MODEL_RUNS ?? 300)), 600_000);
+  it('on SqliteBackend', async () => check(new SqliteBackend(join(mkdtempSync(join(tmpdir(), 'parapet-model-')), 'x.db')), 40), 120_000);
+});
+
+describe('ephemeral versions seen from another store object', () => {
+  it('read as erased, and a key whose newest version is one has no value there', async () => {
+    const backend = new MemoryBackend();
+    const s1 = await VmgMemoryStore.open({ backend, agentId: 'agent', sessionId: 's1' });
+    const s2 = await VmgMemoryStore.open({ backend, agentId: 'agent', sessionId: 's2' });
+    await s1.put('k', 'durable', { policyTag: 'persistent' });
+    await s1.put('k', 'scratch', { policyTag: 'ephemeral' });
+    expect((await s1.get('k'))!.record.value).toBe('scratch');
+    expect(await s2.get('k')).toBeUndefined();
+    expect((await s2.history('k')).map((h) => h.erased)).toEqual([false, true]);
+    await expect(s2.rollback('k', 2, { reason: 'x' })).rejects.toMatchObject({ code: 'erased' });
+  });
+});
