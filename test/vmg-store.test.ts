@@ -570,3 +570,41 @@ describe('MemoryStoreError codes', () => {
     expect(new MemoryStoreError('m', 'erased').code).toBe('erased');
   });
 });
+
+describe('IndexedDbBackend: one writer per database', () => {
+  /** Web Locks' exclusive ifAvailable requests, in memory. */
+  const fakeLocks = () => {
+    const held = new Set<string>();
+    return {
+      held,
+      request(name: string, _options: { ifAvailable: true }, callback: (lock: unknown) => Promise<void> | void): Promise<unknown> {
+        if (held.has(name)) return Promise.resolve(callback(null));
+        held.add(name);
+        return Promise.resolve(callback({ name })).finally(() => held.delete(name));
+      },
+    };
+  };
+
+  it('a second open of the same store is refused while the first is open, and allowed after it closes', async () => {
+    const locks = fakeLocks();
+    const name = `vmg-lock-${Date.now()}`;
+    const first = await IndexedDbBackend.open(name, { locks });
+    await expect(IndexedDbBackend.open(name, { locks })).rejects.toMatchObject({ code: 'backend', message: expect.stringMatching(/another tab or worker/) });
+    const other = await IndexedDbBackend.open(`${name}-other`, { locks });
+    await other.close();
+    await first.close();
+    expect(locks.held.has(`parapet-vmg:${name}`)).toBe(false);
+    const again = await IndexedDbBackend.open(name, { locks });
+    const store = await VmgMemoryStore.open({ backend: again, agentId: 'a', sessionId: 's' });
+    await store.put('k', 1, { policyTag: 'persistent' });
+    await store.close();
+  });
+
+  it('locks: null opts out (the caller then owns the one-writer rule)', async () => {
+    const name = `vmg-nolock-${Date.now()}`;
+    const a = await IndexedDbBackend.open(name, { locks: null });
+    const b = await IndexedDbBackend.open(name, { locks: null });
+    await a.close();
+    await b.close();
+  });
+});

@@ -4,10 +4,12 @@
  * operation runs against the mirror, its writes are then put in one IndexedDB
  * readwrite transaction, and undone in the mirror if that fails. Operations
  * are queued, so none sees another's writes before they are committed. One
- * writer per database: two tabs writing the same store are not serialised
- * (use one tab, or a Web Lock, to own it).
+ * writer per database: where Web Locks exist, the backend holds an exclusive
+ * lock named after the database while it is open, and a second tab or worker
+ * that opens the same store is refused instead of forking its log.
  */
 import { MemoryBackend, type BackendTx, type IndexValue, type StorageBackend, type Write } from './backend.js';
+import { MemoryStoreError } from './errors.js';
 
 const STORES = ['entries', 'values', 'index', 'nodes'] as const;
 
@@ -22,25 +24,51 @@ function request<T>(r: IDBRequest<T>): Promise<T> {
 const ownBuffer = (b: Uint8Array): ArrayBuffer =>
   b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? (b.buffer as ArrayBuffer) : (b.slice().buffer as ArrayBuffer);
 
+/** The part of the Web Locks API (navigator.locks) the backend uses. */
+export interface LockManagerLike {
+  request(name: string, options: { ifAvailable: true }, callback: (lock: unknown) => Promise<void> | void): Promise<unknown>;
+}
+
+export interface IndexedDbOptions {
+  /** Default: globalThis.indexedDB. */
+  readonly factory?: IDBFactory;
+  /** Default: navigator.locks where it exists; null opts out (one writer is then the caller's to ensure). */
+  readonly locks?: LockManagerLike | null;
+}
+
 export class IndexedDbBackend extends MemoryBackend implements StorageBackend {
   override readonly durable = true;
   #queue: Promise<unknown> = Promise.resolve();
+  #unlock: (() => void) | undefined;
 
   private constructor(private readonly db: IDBDatabase) {
     super();
   }
 
-  /** Open (creating if needed) the database `name` and load it. */
-  static async open(name: string, factory: IDBFactory = globalThis.indexedDB): Promise<IndexedDbBackend> {
+  /**
+   * Open (creating if needed) the database `name` and load it. Where Web
+   * Locks exist, refuses with MemoryStoreError code `backend` when another
+   * tab or worker has the same store open.
+   */
+  static async open(name: string, options: IndexedDbOptions | IDBFactory = {}): Promise<IndexedDbBackend> {
+    const { factory = globalThis.indexedDB, locks = defaultLocks() } = isFactory(options) ? { factory: options } : options;
     if (!factory) throw new Error('IndexedDB is not available in this runtime');
-    const open = factory.open(name, 1);
-    open.onupgradeneeded = () => {
-      for (const s of STORES) if (!open.result.objectStoreNames.contains(s)) open.result.createObjectStore(s);
-    };
-    const db = await request(open);
-    const backend = new IndexedDbBackend(db);
-    await backend.#load();
-    return backend;
+    const unlock = locks ? await exclusive(locks, `parapet-vmg:${name}`) : undefined;
+    if (locks && !unlock) throw new MemoryStoreError(`the store "${name}" is open in another tab or worker: one writer per database`, 'backend');
+    try {
+      const open = factory.open(name, 1);
+      open.onupgradeneeded = () => {
+        for (const s of STORES) if (!open.result.objectStoreNames.contains(s)) open.result.createObjectStore(s);
+      };
+      const db = await request(open);
+      const backend = new IndexedDbBackend(db);
+      backend.#unlock = unlock;
+      await backend.#load();
+      return backend;
+    } catch (e) {
+      unlock?.();
+      throw e;
+    }
   }
 
   async #load(): Promise<void> {
@@ -99,5 +127,30 @@ export class IndexedDbBackend extends MemoryBackend implements StorageBackend {
     await this.#queue;
     this.closed = true;
     this.db.close();
+    this.#unlock?.();
+    this.#unlock = undefined;
   }
+}
+
+const isFactory = (o: IndexedDbOptions | IDBFactory): o is IDBFactory => typeof (o as IDBFactory).open === 'function';
+
+function defaultLocks(): LockManagerLike | null {
+  const locks = (globalThis as { navigator?: { locks?: LockManagerLike } }).navigator?.locks;
+  return locks && typeof locks.request === 'function' ? locks : null;
+}
+
+/** Take `name` exclusively if nobody holds it; resolves to its release, or undefined when it is held elsewhere. */
+function exclusive(locks: LockManagerLike, name: string): Promise<(() => void) | undefined> {
+  return new Promise((resolve, reject) => {
+    locks
+      .request(name, { ifAvailable: true }, (lock) => {
+        if (!lock) {
+          resolve(undefined);
+          return;
+        }
+        // Held until the returned promise settles: until close().
+        return new Promise<void>((release) => resolve(release));
+      })
+      .catch(reject);
+  });
 }
