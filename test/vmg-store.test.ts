@@ -548,6 +548,23 @@ describe('MemoryBackend transactions', () => {
     expect((await store.verify()).ok).toBe(true);
   });
 
+  it('an erased value is zeroed in memory once the erasure commits, not before', async () => {
+    const backend = new RawMemoryBackend();
+    const store = await VmgMemoryStore.open({ backend, agentId: 'a', sessionId: 's' });
+    await store.put('secret', { pin: '4711' }, { policyTag: 'persistent' });
+    const held = backend.raw().values.get('default\u0000secret\u00001')!;
+    expect(new TextDecoder().decode(held)).toBe('{"pin":"4711"}');
+    // An erasure that fails leaves the value whole.
+    await expect(backend.transaction((tx) => {
+      tx.deleteValue('default\u0000secret\u00001');
+      throw new Error('boom');
+    })).rejects.toThrow('boom');
+    expect(new TextDecoder().decode(held)).toBe('{"pin":"4711"}');
+    await store.forget('secret');
+    expect(held.every((b) => b === 0)).toBe(true);
+    expect((await store.verify()).ok).toBe(true);
+  });
+
   it('IndexedDB: a write that cannot be committed is undone in the mirror', async () => {
     const backend = await IndexedDbBackend.open(`vmg-fail-${Date.now()}`);
     const store = await VmgMemoryStore.open({ backend, agentId: 'a', sessionId: 's' });
@@ -568,6 +585,19 @@ describe('MemoryStoreError codes', () => {
     expect(new VersionConflictError('k', 1, 2).code).toBe('version-conflict');
     expect(new ImmutableRecordError('k', 'put').code).toBe('immutable');
     expect(new MemoryStoreError('m', 'erased').code).toBe('erased');
+  });
+});
+
+describe('concurrent puts', () => {
+  it('on a backend that queues transactions (IndexedDB), each value is stored as written', async () => {
+    const backend = await IndexedDbBackend.open(`vmg-concurrent-${Date.now()}`, { locks: null });
+    const store = await VmgMemoryStore.open({ backend, agentId: 'a', sessionId: 's' });
+    const values = Array.from({ length: 24 }, (_, i) => ({ n: i, text: `value ${i} `.repeat(i + 1) }));
+    await Promise.all(values.map((v, i) => store.put(`k${i}`, v, { policyTag: i % 3 === 0 ? 'ephemeral' : 'persistent' })));
+    for (let i = 0; i < values.length; i++) expect((await store.get(`k${i}`))!.record.value).toEqual(values[i]);
+    const report = await store.verify();
+    expect(report.ok).toBe(true);
+    await store.close();
   });
 });
 

@@ -37,16 +37,40 @@ export type IndexValue = string | number | boolean | null | readonly IndexValue[
 export interface BackendTx {
   entryCount(): number;
   getEntry(seq: number): Uint8Array | undefined;
-  /** `bytes` are handed over: the store never changes them afterwards, so a backend may keep the array. */
+  /** `bytes` may be a view into a buffer the store reuses: copy them if they are kept. */
   putEntry(seq: number, bytes: Uint8Array): void;
   getValue(ref: string): Uint8Array | undefined;
-  /** `bytes` are handed over, as for putEntry. */
+  /** `bytes` may be a view into a buffer the store reuses: copy them if they are kept. */
   putValue(ref: string, bytes: Uint8Array): void;
   deleteValue(ref: string): void;
   getIndex(name: string): IndexValue | undefined;
   setIndex(name: string, value: IndexValue): void;
   deleteIndex(name: string): void;
   readonly nodes: NodeStore;
+}
+
+/**
+ * Entry and value bytes copied into 1 MiB chunks: one ArrayBuffer per chunk
+ * rather than per record. A million of those, each an ArrayBuffer of its own,
+ * made allocation and garbage collection a third of a put at 1M entries.
+ */
+class ByteArena {
+  #chunk = new Uint8Array(0);
+  #used = 0;
+
+  copy(bytes: Uint8Array): Uint8Array {
+    if (bytes.length > ByteArena.CHUNK >>> 4) return bytes.slice(); // large ones get their own buffer
+    if (this.#used + bytes.length > this.#chunk.length) {
+      this.#chunk = new Uint8Array(ByteArena.CHUNK);
+      this.#used = 0;
+    }
+    const at = this.#used;
+    this.#chunk.set(bytes, at);
+    this.#used += bytes.length;
+    return this.#chunk.subarray(at, at + bytes.length);
+  }
+
+  static readonly CHUNK = 1 << 20;
 }
 
 /** One write of a transaction, with what it replaced (for persisting it, or undoing it). */
@@ -76,6 +100,7 @@ export class MemoryBackend implements StorageBackend {
   protected closed = false;
   #journal: Write[] | undefined;
   readonly #tx: BackendTx;
+  readonly #arena = new ByteArena();
 
   constructor() {
     const journal = (): Write[] => {
@@ -86,13 +111,15 @@ export class MemoryBackend implements StorageBackend {
       entryCount: () => this.entries.length,
       getEntry: (seq) => this.entries[seq],
       putEntry: (seq, bytes) => {
-        journal().push({ kind: 'entry', seq, after: bytes, before: this.entries[seq] });
-        this.entries[seq] = bytes;
+        const after = this.#arena.copy(bytes);
+        journal().push({ kind: 'entry', seq, after, before: this.entries[seq] });
+        this.entries[seq] = after;
       },
       getValue: (ref) => this.values.get(ref),
       putValue: (ref, bytes) => {
-        journal().push({ kind: 'value', ref, after: bytes, before: this.values.get(ref) });
-        this.values.set(ref, bytes);
+        const after = this.#arena.copy(bytes);
+        journal().push({ kind: 'value', ref, after, before: this.values.get(ref) });
+        this.values.set(ref, after);
       },
       deleteValue: (ref) => {
         const before = this.values.get(ref);
@@ -125,7 +152,9 @@ export class MemoryBackend implements StorageBackend {
   }
 
   async transaction<T>(fn: (tx: BackendTx) => T): Promise<T> {
-    return this.run(fn).result;
+    const { result, writes } = this.run(fn);
+    this.settle(writes);
+    return result;
   }
 
   async close(): Promise<void> {
@@ -152,17 +181,28 @@ export class MemoryBackend implements StorageBackend {
     }
   }
 
+  /**
+   * After a transaction is committed: zero the bytes of values it erased or
+   * replaced. They sit in shared chunks that outlive them, and an erased
+   * value must not linger in memory. (Not before commit: undo puts them back.)
+   */
+  protected settle(writes: readonly Write[]): void {
+    for (const w of writes) if (w.kind === 'value' && w.before !== undefined) w.before.fill(0);
+  }
+
   /** Put back what `writes` replaced, newest first. */
   protected undo(writes: readonly Write[]): void {
     for (let i = writes.length - 1; i >= 0; i--) {
       const w = writes[i]!;
       switch (w.kind) {
         case 'entry':
+          w.after.fill(0); // our own copy, never committed
           if (w.before !== undefined) this.entries[w.seq] = w.before;
           else if (w.seq === this.entries.length - 1) this.entries.length = w.seq;
           else delete this.entries[w.seq];
           break;
         case 'value':
+          w.after?.fill(0);
           if (w.before !== undefined) this.values.set(w.ref, w.before);
           else this.values.delete(w.ref);
           break;

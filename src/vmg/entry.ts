@@ -25,13 +25,6 @@ export interface LogEntry {
   readonly detail?: Readonly<Record<string, unknown>>;
 }
 
-const encoder = new TextEncoder();
-
-/** The entry's leaf bytes: UTF-8 of its RFC 8785 canonical JSON (an array of its own). */
-export function encodeEntry(entry: LogEntry): Uint8Array {
-  return encoder.encode(entryJson(entry));
-}
-
 /**
  * canonicalJson(entry), written field by field in canonical (sorted) key
  * order instead of by the generic writer: entries are written on every put,

@@ -97,6 +97,7 @@ export class IndexedDbBackend extends MemoryBackend implements StorageBackend {
         this.undo(writes);
         throw e;
       }
+      this.settle(writes);
       return result;
     });
     this.#queue = run.catch(() => undefined);

@@ -1,12 +1,13 @@
 import { sha256, toHex } from '../bindings/index.js';
 import { assertInteger, ParapetRangeError, ParapetStateError, ParapetTypeError } from '../bindings/errors.js';
-import { canonicalJsonBytes } from '../canonical/jcs.js';
+import { canonicalJson } from '../canonical/jcs.js';
 import { hashLeaf } from '../tlog/hasher.js';
 import { MerkleTree } from '../tlog/tree.js';
 import { signCheckpoint, type Checkpoint } from '../tlog/checkpoint.js';
 import type { NoteSigner } from '../tlog/note.js';
 import { MemoryBackend, type BackendTx, type StorageBackend } from './backend.js';
-import { decodeEntry, encodeEntry, HEAD_INDEX, valueRef, type LogEntry } from './entry.js';
+import { decodeEntry, entryJson, HEAD_INDEX, valueRef, type LogEntry } from './entry.js';
+import { Utf8Scratch } from './scratch.js';
 import { appendSessionList, clearSessionList, readSessionList } from './session-list.js';
 import { KeyView } from './key-view.js';
 import { ImmutableRecordError, MemoryStoreError, VersionConflictError } from './errors.js';
@@ -72,6 +73,9 @@ function checkNamespace(ns: unknown): string {
 }
 
 const decoder = new TextDecoder();
+// Two: a put's value bytes are still in use while its entry is encoded.
+const valueScratch = new Utf8Scratch();
+const entryScratch = new Utf8Scratch();
 
 /**
  * Verifiable Memory Governance: an agent's long-term memory where every
@@ -120,9 +124,9 @@ export class VmgMemoryStore {
     const kind = options.provenanceKind ?? 'user';
     if (!PROVENANCE_KINDS.includes(kind)) throw new ParapetRangeError(`"provenanceKind" must be one of ${PROVENANCE_KINDS.join(', ')}`, 'invalid-value');
     if (options.expectedVersion !== undefined) assertInteger(options.expectedVersion, 'expectedVersion', 0, Number.MAX_SAFE_INTEGER);
-    const bytes = canonicalJsonBytes(value); // refuses non-JSON before anything is written
-    const writeHash = toHex(sha256(bytes));
-    const flagged = this.#flags(bytes);
+    const text = canonicalJson(value); // refuses non-JSON before anything is written
+    const writeHash = toHex(sha256(valueScratch.encode(text)));
+    const flagged = this.#flags(text);
     const quarantined = DERIVED_KINDS.includes(kind) || flagged.length > 0;
     const outcome = await this.#transaction((tx) => {
       const view = new KeyView(tx, ns, key);
@@ -136,8 +140,10 @@ export class VmgMemoryStore {
         return { refused: true } as const;
       }
       const record = this.#writeVersion(tx, view, {
-        op: 'put', policy, provenance: this.#provenance(kind), writeHash, parentHash: prior ? prior.hash : null, quarantined, bytes,
-        detail: flagged.length > 0 ? { guard: flagged } : undefined,
+        // Encoded again here, not held from above: a backend may run this callback after other puts
+        // (IndexedDB queues them), and the scratch buffer is theirs by then.
+        op: 'put', policy, provenance: this.#provenance(kind), writeHash, parentHash: prior ? prior.hash : null, quarantined,
+        bytes: valueScratch.encode(text), detail: flagged.length > 0 ? { guard: flagged } : undefined, text,
       });
       return { record };
     });
@@ -293,7 +299,7 @@ export class VmgMemoryStore {
       if (!target || target.erased) return { missing: true } as const;
       if (!on) {
         const bytes = this.#loadValue(tx, ns, key, target.v, target.policy);
-        const flagged = bytes ? this.#flags(bytes) : [];
+        const flagged = bytes ? this.#flags(decoder.decode(bytes)) : [];
         if (flagged.length > 0 && !detail.force) {
           this.#append(tx, { op: 'refused', ns, key, version: target.v, provenance: { ...this.#provenance('user'), actor: detail.approver }, detail: { operation: 'promote', guard: flagged } });
           return { needsForce: flagged } as const;
@@ -367,9 +373,9 @@ export class VmgMemoryStore {
     return { agent_id: this.agentId, session_id: this.sessionId, timestamp: this.#clock(), kind };
   }
 
-  #flags(bytes: Uint8Array): string[] {
+  #flags(text: string): string[] {
     if (!this.#guard) return [];
-    const verdict = this.#guard.inspect(decoder.decode(bytes));
+    const verdict = this.#guard.inspect(text);
     return this.#guardLevels.includes(verdict.level) ? [`guard:${verdict.level}`, ...(verdict.reasons ?? [])] : [];
   }
 
@@ -385,7 +391,7 @@ export class VmgMemoryStore {
     const tree = this.#tree(tx);
     const seq = tree.size;
     const prev = seq > 0 ? toHex(tree.leafHash(seq - 1)) : null;
-    const bytes = encodeEntry({ v: 1, seq, prev, ...fields }); // undefined fields are absent
+    const bytes = entryScratch.encode(entryJson({ v: 1, seq, prev, ...fields })); // undefined fields are absent; copied by the backend
     tx.putEntry(seq, bytes);
     tree.appendLeafHash(hashLeaf(bytes));
     // Only the size: enough to notice a truncated log, and free. (A root here
@@ -401,6 +407,8 @@ export class VmgMemoryStore {
   #writeVersion(tx: BackendTx, view: KeyView, w: {
     op: 'put' | 'rollback'; policy: PolicyTag; provenance: Provenance; writeHash: string; parentHash: string | null;
     quarantined: boolean; bytes: Uint8Array; detail?: LogEntry['detail'];
+    /** The value's canonical JSON, when the caller has it (saves decoding the bytes back). */
+    text?: string;
   }): MemoryRecord {
     const { ns, key } = view;
     const version = view.latest + 1;
@@ -412,7 +420,7 @@ export class VmgMemoryStore {
     view.saveVersion({ v: version, seq, hash: w.writeHash, policy: w.policy, session: this.sessionId, quarantined: w.quarantined, erased: false });
     view.saveHead({ latest: version, forgotten: false });
     return {
-      namespace: ns, key, value: JSON.parse(decoder.decode(w.bytes)), version, policy_tag: w.policy, provenance: w.provenance,
+      namespace: ns, key, value: JSON.parse(w.text ?? decoder.decode(w.bytes)), version, policy_tag: w.policy, provenance: w.provenance,
       write_hash: w.writeHash, parent_hash: w.parentHash, quarantined: w.quarantined, seq,
     };
   }
@@ -425,7 +433,8 @@ export class VmgMemoryStore {
 
   #storeValue(tx: BackendTx, ns: string, key: string, version: number, policy: PolicyTag, bytes: Uint8Array): void {
     const ref = valueRef(ns, key, version);
-    if (policy === 'ephemeral') this.#ephemeral.set(ref, bytes);
+    // Ephemeral values stay here, in an array of their own (`bytes` may be a reused buffer or a backend's view).
+    if (policy === 'ephemeral') this.#ephemeral.set(ref, bytes.slice());
     else tx.putValue(ref, bytes);
     if (policy === 'session' || policy === 'ephemeral') appendSessionList(tx, this.sessionId, [ns, key, version]);
   }
