@@ -5,12 +5,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ImmutableRecordError, init, MemoryBackend, MemoryStoreError, VmgMemoryStore, type StorageBackend } from '../src/vmg/index.js';
+import 'fake-indexeddb/auto';
 import { SqliteBackend } from '../src/vmg/sqlite.js';
+import { IndexedDbBackend } from '../src/vmg/indexeddb.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 await init();
+let idb = 0;
 
 type Policy = 'ephemeral' | 'session' | 'persistent' | 'immutable';
 interface Version { value: number; policy: Policy; quarantined: boolean; erased: boolean; session: string }
@@ -104,7 +107,10 @@ async function run(store: Map<string, VmgMemoryStore>, session: string, o: Op): 
 async function check(backend: StorageBackend, runs: number): Promise<void> {
   await fc.assert(
     fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 25 }), async (ops) => {
-      const b = backend instanceof SqliteBackend ? new SqliteBackend(join(mkdtempSync(join(tmpdir(), 'parapet-model-')), 'm.db')) : new MemoryBackend();
+      const b =
+        backend instanceof SqliteBackend ? new SqliteBackend(join(mkdtempSync(join(tmpdir(), 'parapet-model-')), 'm.db'))
+        : backend instanceof IndexedDbBackend ? await IndexedDbBackend.open(`model-${++idb}`, { locks: null })
+        : new MemoryBackend();
       // Two store objects over one backend: sessions s1 and s2 (ephemeral values live in the object that wrote them).
       const stores = new Map([
         ['s1', await VmgMemoryStore.open({ backend: b, agentId: 'agent', sessionId: 's1' })],
@@ -145,6 +151,7 @@ async function check(backend: StorageBackend, runs: number): Promise<void> {
 describe('the memory store against a model of its rules (property)', () => {
   it('on MemoryBackend', async () => check(new MemoryBackend(), Number(process.env.MODEL_RUNS ?? 300)), 600_000);
   it('on SqliteBackend', async () => check(new SqliteBackend(join(mkdtempSync(join(tmpdir(), 'parapet-model-')), 'x.db')), 40), 120_000);
+  it('on IndexedDbBackend', async () => check(await IndexedDbBackend.open('model-0', { locks: null }), 40), 120_000);
 });
 
 describe('ephemeral versions seen from another store object', () => {
