@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createSHA256 } from 'hash-wasm';
 import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
 import * as asSha256 from '@chainsafe/as-sha256';
-import { init, sha256, hashChain, merkleNodeHashBatch, featurize, shannonEntropy } from '../dist/index.js';
+import { init, sha256, hashChain, merkleNodeHashBatch, featurize, featurizeInto, shannonEntropy } from '../dist/index.js';
 import { runSuite, table, stamp, writeSection } from './harness.mjs';
 
 await init();
@@ -73,9 +73,11 @@ for (const [label, size] of [['64 B', 64], ['1 KiB', 1024], ['16 KiB', 16384], [
     arguments: { to: 'alice@example.com', subject: 'Quarterly report', body: 'Hello Alice, please find the figures below. '.repeat(100) },
   }).slice(0, 4096);
   const encoded = new TextEncoder().encode(json);
+  const target = new Uint32Array(featurize(encoded).length);
   const rows = await runSuite('featurize', [
     { name: 'parapet featurize (string, NFKC)', fn: () => featurize(json), bytes: 4096 },
     { name: 'parapet featurize (UTF-8 bytes)', fn: () => featurize(encoded), bytes: 4096 },
+    { name: 'parapet featurizeInto (bytes, caller\'s array)', fn: () => featurizeInto(encoded, target), bytes: 4096 },
     { name: 'parapet featurize (bytes, words only)', fn: () => featurize(encoded, { charNgrams: [0, 0] }), bytes: 4096 },
     { name: 'JavaScript single pass (same features)', fn: () => jsFeaturize(encoded), bytes: 4096 },
   ]);

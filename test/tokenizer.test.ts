@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { featurize, init, LinearModel, normalizeText, ParapetRangeError, ParapetTypeError, shingles } from '../src/index.js';
+import { featurize, featurizeInto, init, LinearModel, normalizeText, ParapetRangeError, ParapetTypeError, shingles } from '../src/index.js';
 import { featurizeRangesInPlace } from '../src/bindings/text.js';
 import { heapU32 } from '../src/bindings/instance.js';
 
@@ -319,5 +319,23 @@ describe('LinearModel over ranges', () => {
       { numRuns: 800 },
     );
     model.destroy();
+  });
+});
+
+describe('featurizeInto', () => {
+  it('writes the ids featurize returns into the caller\'s array and returns their count', () => {
+    const input = JSON.stringify({ to: 'bob@example.com', body: 'Please find the report attached. '.repeat(20) });
+    const want = featurize(input);
+    const target = new Uint32Array(want.length + 5).fill(7);
+    expect(featurizeInto(input, target)).toBe(want.length);
+    expect(Array.from(target.subarray(0, want.length))).toEqual(Array.from(want));
+    expect(Array.from(target.subarray(want.length))).toEqual([7, 7, 7, 7, 7]);
+  });
+
+  it('refuses a target that is too small, naming it, and leaves it unchanged', () => {
+    const target = new Uint32Array(3).fill(9);
+    expect(() => featurizeInto('a longer text than three ids', target)).toThrow(/"target" holds 3 ids/);
+    expect(Array.from(target)).toEqual([9, 9, 9]);
+    expect(() => featurizeInto('x', [] as unknown as Uint32Array)).toThrow(ParapetTypeError);
   });
 });

@@ -8,7 +8,7 @@ export {
 export type { Sha256Hasher } from './sha256.js';
 export { shannonEntropy, logprobEntropy, logprobEntropies, RunningStats, DiagonalGaussian } from './stats.js';
 export type { RunningStatsState, DiagonalGaussianState } from './stats.js';
-export { normalizeText, featurize, shingles } from './text.js';
+export { normalizeText, featurize, featurizeInto, shingles } from './text.js';
 export { LinearModel } from './linear.js';
 export type { FeaturizeOptions, TokenizeMode } from './text.js';
 export { toHex, fromHex, toBase64, fromBase64, bytesEqual } from './encoding.js';
