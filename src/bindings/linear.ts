@@ -51,7 +51,7 @@ export class LinearModel {
 
   /** P(positive) = sigmoid(logit). */
   probability(text: string | Uint8Array): number {
-    return 1 / (1 + Math.exp(-this.logit(text)));
+    return sigmoid(this.logit(text));
   }
 
   destroy(): void {
@@ -60,3 +60,6 @@ export class LinearModel {
     this.#weights = this.#counts = undefined;
   }
 }
+
+/** The logistic function: a logit to a probability. */
+export const sigmoid = (logit: number): number => 1 / (1 + Math.exp(-logit));

@@ -43,13 +43,13 @@ const MODE_JSON = 1;
 /** The core decides by the first byte that is not whitespace, as resolveMode does (assembly/tokenizer.ts). */
 const MODE_AUTO = 2;
 
-function resolveMode(mode: TokenizeMode, text: string | Uint8Array, from = 0, to = text.length): number {
+function resolveMode(mode: TokenizeMode, text: string | Uint8Array): number {
   if (mode === 'text') return MODE_TEXT;
   if (mode === 'json') return MODE_JSON;
   if (mode !== 'auto') throw new ParapetRangeError(`"mode" must be 'text', 'json' or 'auto', got ${String(mode)}`, 'invalid-value');
   // Only the first non-space character decides: a full JSON.parse would cost
   // more than the tokenisation itself, and the JSON pass tolerates bad input.
-  for (let i = from; i < to; i++) {
+  for (let i = 0; i < text.length; i++) {
     const c = typeof text === 'string' ? text.charCodeAt(i) : text[i]!;
     if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) continue;
     return c === 0x7b || c === 0x5b ? MODE_JSON : MODE_TEXT;

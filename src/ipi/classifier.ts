@@ -1,10 +1,8 @@
 import { decodeBase64Unchecked } from '../bindings/encoding.js';
-import { LinearModel } from '../bindings/linear.js';
+import { LinearModel, sigmoid } from '../bindings/linear.js';
 import { featurize, normalizeText } from '../bindings/text.js';
 import { MODEL_META, MODEL_WEIGHTS_BASE64 } from './model.generated.js';
 import { scoringRanges } from './windows.js';
-
-const sigmoid = (logit: number): number => 1 / (1 + Math.exp(-logit));
 
 /** What the detector needs from a classifier: P(injection) of a text. */
 export interface IpiClassifier {

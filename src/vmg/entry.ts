@@ -40,7 +40,7 @@ export function entryJson(e: LogEntry): string {
   if (e.policy_tag !== undefined) out += `,"policy_tag":${jsonString(e.policy_tag)}`;
   out += `,"prev":${e.prev === null ? 'null' : jsonString(e.prev)},"provenance":${provenanceJson(e.provenance)}`;
   if (e.quarantined !== undefined) out += `,"quarantined":${jsonBoolean(e.quarantined)}`;
-  out += `,"seq":${jsonInteger(e.seq)},"v":${jsonInteger(e.v)},"version":${jsonInteger(e.version)}`;
+  out += `,"seq":${jsonNumber(e.seq)},"v":${jsonNumber(e.v)},"version":${jsonNumber(e.version)}`;
   if (e.write_hash !== undefined) out += `,"write_hash":${jsonString(e.write_hash)}`;
   return `${out}}`;
 }
@@ -55,7 +55,6 @@ function provenanceJson(p: Provenance): string {
 // way canonicalJson would, not be written differently.
 const jsonString = canonicalJson;
 const jsonNumber = (n: unknown): string => (typeof n === 'number' && Number.isFinite(n) ? String(n) : canonicalJson(n));
-const jsonInteger = jsonNumber;
 const jsonBoolean = (b: unknown): string => (b === true ? 'true' : b === false ? 'false' : canonicalJson(b));
 
 const decoder = new TextDecoder('utf-8', { fatal: true });

@@ -125,7 +125,6 @@ export class VmgMemoryStore {
     if (!PROVENANCE_KINDS.includes(kind)) throw new ParapetRangeError(`"provenanceKind" must be one of ${PROVENANCE_KINDS.join(', ')}`, 'invalid-value');
     if (options.expectedVersion !== undefined) assertInteger(options.expectedVersion, 'expectedVersion', 0, Number.MAX_SAFE_INTEGER);
     const text = canonicalJson(value); // refuses non-JSON before anything is written
-    const writeHash = toHex(sha256(valueScratch.encode(text)));
     const flagged = this.#flags(text);
     const quarantined = DERIVED_KINDS.includes(kind) || flagged.length > 0;
     const outcome = await this.#transaction((tx) => {
@@ -139,11 +138,12 @@ export class VmgMemoryStore {
         this.#append(tx, { op: 'refused', ns, key, version: latest, provenance: this.#provenance(kind), detail: { operation: 'put' } });
         return { refused: true } as const;
       }
+      // Encoded here, not before the transaction: a backend may run this callback after other
+      // puts (IndexedDB queues them), and by then the scratch buffer is theirs.
+      const bytes = valueScratch.encode(text);
       const record = this.#writeVersion(tx, view, {
-        // Encoded again here, not held from above: a backend may run this callback after other puts
-        // (IndexedDB queues them), and the scratch buffer is theirs by then.
-        op: 'put', policy, provenance: this.#provenance(kind), writeHash, parentHash: prior ? prior.hash : null, quarantined,
-        bytes: valueScratch.encode(text), detail: flagged.length > 0 ? { guard: flagged } : undefined, text,
+        op: 'put', policy, provenance: this.#provenance(kind), writeHash: toHex(sha256(bytes)), parentHash: prior ? prior.hash : null,
+        quarantined, bytes, detail: flagged.length > 0 ? { guard: flagged } : undefined, text,
       });
       return { record };
     });

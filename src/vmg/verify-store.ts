@@ -175,22 +175,21 @@ function checkIndexes(tx: BackendTx, entries: readonly (LogEntry | undefined)[])
       if (v) v.quarantined = e.op === 'quarantine';
     }
   });
-  const same = (stored: unknown, want: KeyHead | VersionIndex) => sameRecord(stored, want as unknown as Record<string, unknown>);
   const problems: string[] = [];
   for (const [name, { ns, key, head, versions }] of rebuilt) {
-    let ok = same(tx.getIndex(name), head);
-    for (const v of versions.values()) ok = same(tx.getIndex(versionIndexName(ns, key, v.v)), v) && ok;
+    let ok = sameRecord(tx.getIndex(name), head);
+    for (const v of versions.values()) ok = sameRecord(tx.getIndex(versionIndexName(ns, key, v.v)), v) && ok;
     if (!ok) problems.push(`index-mismatch:${ns}/${key}`);
   }
   return problems;
 }
 
 /** A stored index record equals the rebuilt one: the same fields with the same scalar values, in any order. */
-function sameRecord(stored: unknown, want: Record<string, unknown>): boolean {
+function sameRecord(stored: unknown, want: KeyHead | VersionIndex): boolean {
   if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) return false;
   const keys = Object.keys(want);
   if (Object.keys(stored).length !== keys.length) return false;
-  for (const k of keys) if ((stored as Record<string, unknown>)[k] !== want[k]) return false;
+  for (const k of keys) if ((stored as Record<string, unknown>)[k] !== (want as unknown as Record<string, unknown>)[k]) return false;
   return true;
 }
 
