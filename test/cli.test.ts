@@ -106,7 +106,7 @@ describe('parapet memory', () => {
     writeFileSync(join(dir, 'cp'), cp.stdout);
     const Database = (await import('better-sqlite3')).default;
     const raw = new Database(db);
-    raw.prepare('UPDATE vals SET bytes = ? WHERE ref = ?').run(Buffer.from('"evil"'), 'default\u0000k\u00002');
+    raw.prepare('UPDATE kv SET value = ? WHERE name = ?').run(Buffer.from('"evil"'), 'k\u0000default\u0000k\u00002');
     raw.close();
     const tampered = run(['memory', 'verify', '--db', db, '--origin', 'mem.test/a', '--checkpoint', join(dir, 'cp'), '--verifier', join(dir, 'k.pub')]);
     expect(tampered.status).toBe(1);

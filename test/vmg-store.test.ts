@@ -67,20 +67,25 @@ const sqlite: Harness = {
     await b.close();
     return new SqliteBackend(file);
   },
-  entries: async (b) => ((b as SqliteBackend).db.prepare('SELECT bytes FROM entries ORDER BY seq').pluck().all() as Buffer[]).map((x) => new Uint8Array(x)),
+  // The layout of src/vmg/sqlite.ts: log(seq, entry, nodes), kv(name, value, rec).
+  entries: async (b) => ((b as SqliteBackend).db.prepare('SELECT entry FROM log WHERE entry IS NOT NULL ORDER BY seq').pluck().all() as Buffer[]).map((x) => new Uint8Array(x)),
   setEntries: async (b, list) => {
     const db = (b as SqliteBackend).db;
-    db.prepare('DELETE FROM entries').run();
-    const ins = db.prepare('INSERT INTO entries (seq, bytes) VALUES (?, ?)');
-    list.forEach((bytes, seq) => ins.run(seq, bytes));
+    db.prepare('UPDATE log SET entry = NULL').run();
+    const put = db.prepare('INSERT INTO log (seq, entry) VALUES (?, ?) ON CONFLICT (seq) DO UPDATE SET entry = excluded.entry');
+    list.forEach((bytes, seq) => put.run(seq, bytes));
   },
-  setValue: async (b, ref, bytes) => {
+  setValue: async (b, ref, bytes) => void (b as SqliteBackend).db.prepare('UPDATE kv SET value = ? WHERE name = ?').run(bytes ?? null, ref),
+  setIndexRaw: async (b, name, value) => void (b as SqliteBackend).db.prepare('UPDATE kv SET rec = ? WHERE name = ?').run(JSON.stringify(value), name),
+  setNode: async (b, level, i, hash) => {
+    // Node (level, i) sits at byte level·32 of the nodes of the row whose leaf completes it.
     const db = (b as SqliteBackend).db;
-    if (bytes) db.prepare('UPDATE vals SET bytes = ? WHERE ref = ?').run(bytes, ref);
-    else db.prepare('DELETE FROM vals WHERE ref = ?').run(ref);
+    const owner = (i + 1) * 2 ** level - 1;
+    const nodes = Buffer.from(db.prepare('SELECT nodes FROM log WHERE seq = ?').pluck().get(owner) as Buffer);
+    nodes.set(hash, level * 32);
+    // A hash shorter than 32 bytes cuts the row's nodes short there.
+    db.prepare('UPDATE log SET nodes = ? WHERE seq = ?').run(nodes.subarray(0, level * 32 + Math.min(32, hash.length)), owner);
   },
-  setIndexRaw: async (b, name, value) => void (b as SqliteBackend).db.prepare('UPDATE idx SET value = ? WHERE name = ?').run(JSON.stringify(value), name),
-  setNode: async (b, level, i, hash) => void (b as SqliteBackend).db.prepare('UPDATE nodes SET hash = ? WHERE level = ? AND i = ?').run(hash, level, i),
 };
 
 const idbNames = new WeakMap<StorageBackend, string>();
@@ -505,7 +510,7 @@ for (const h of [memory, sqlite, indexeddb]) {
       it('an edited index (un-quarantining a record) is reported', async () => {
         let { store, backend } = await seeded();
         await store.put('q', 'derived', { policyTag: 'persistent', provenanceKind: 'induction' });
-        const name = 'v\u0000default\u0000q\u00001';
+        const name = 'k\u0000default\u0000q\u00001';
         const raw = (await backend.transaction((tx) => tx.getIndex(name)!)) as Record<string, IndexValue>;
         expect(raw.quarantined).toBe(true);
         await h.setIndexRaw(backend, name, { ...raw, quarantined: false });
@@ -534,8 +539,8 @@ describe('MemoryBackend transactions', () => {
     await expect(
       backend.transaction((tx) => {
         tx.putEntry(5, new Uint8Array([1]));
-        tx.putValue('default\u0000k0\u00001', new Uint8Array([9]));
-        tx.deleteValue('default\u0000k1\u00001');
+        tx.putValue('k\u0000default\u0000k0\u00001', new Uint8Array([9]));
+        tx.deleteValue('k\u0000default\u0000k1\u00001');
         tx.setIndex('k\u0000default\u0000k2', { latest: 9, forgotten: true });
         tx.deleteIndex('k\u0000default\u0000k3');
         tx.nodes.set(0, 5, new Uint8Array(32).fill(7));
@@ -552,11 +557,11 @@ describe('MemoryBackend transactions', () => {
     const backend = new RawMemoryBackend();
     const store = await VmgMemoryStore.open({ backend, agentId: 'a', sessionId: 's' });
     await store.put('secret', { pin: '4711' }, { policyTag: 'persistent' });
-    const held = backend.raw().values.get('default\u0000secret\u00001')!;
+    const held = backend.raw().values.get('k\u0000default\u0000secret\u00001')!;
     expect(new TextDecoder().decode(held)).toBe('{"pin":"4711"}');
     // An erasure that fails leaves the value whole.
     await expect(backend.transaction((tx) => {
-      tx.deleteValue('default\u0000secret\u00001');
+      tx.deleteValue('k\u0000default\u0000secret\u00001');
       throw new Error('boom');
     })).rejects.toThrow('boom');
     expect(new TextDecoder().decode(held)).toBe('{"pin":"4711"}');

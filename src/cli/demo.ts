@@ -72,8 +72,8 @@ export async function demoCommand(argv: readonly string[] = []): Promise<number>
     say();
 
     say('3. Someone edits the database directly');
-    backend.db.prepare('UPDATE vals SET bytes = ? WHERE ref = ?').run(Buffer.from('"Bob"'), 'default\u0000user/name\u00001');
-    say(`   UPDATE vals SET bytes = '"Bob"' WHERE ref = user/name v1`);
+    backend.db.prepare('UPDATE kv SET value = ? WHERE name = ?').run(Buffer.from('"Bob"'), 'k\u0000default\u0000user/name\u00001');
+    say(`   UPDATE kv SET value = '"Bob"' WHERE name = user/name v1`);
     const after = await store.verify();
     for (const e of after.entries.filter((x) => x.status === 'tampered')) say(`   verify pinpoints entry ${e.seq}: ${e.op} ${e.key} v${e.version} — ${e.reasons.join(', ')}`);
     const against = await store.verifyAgainst(checkpoint, keys.verifierKey);

@@ -106,8 +106,6 @@ function isLogEntry(e: unknown): e is LogEntry {
   return erased === undefined || (Array.isArray(erased) && erased.every(isCount));
 }
 
-/** Where a version's value lives beside the log. */
-export const valueRef = (ns: string, key: string, version: number) => `${ns}\u0000${key}\u0000${version}`;
 
 /**
  * The index, derived from the log (verify() rebuilds and compares it): per
@@ -132,7 +130,16 @@ export interface VersionIndex {
   erased: boolean;
 }
 
+/*
+ * Names share a prefix per key, and a version's value and its index record
+ * share one name (ns and key cannot contain NUL): a backend that sorts by name
+ * keeps a key's head, its versions and their values side by side, and may
+ * store a value and its record in one row (SQLite does: a put touches fewer
+ * pages).
+ */
 export const keyIndexName = (ns: string, key: string) => `k\u0000${ns}\u0000${key}`;
-export const versionIndexName = (ns: string, key: string, v: number) => `v\u0000${ns}\u0000${key}\u0000${v}`;
+export const versionIndexName = (ns: string, key: string, v: number) => `k\u0000${ns}\u0000${key}\u0000${v}`;
+/** Where a version's value lives beside the log: the name of its index record. */
+export const valueRef = versionIndexName;
 export const sessionIndexName = (session: string) => `s\u0000${session}`;
 export const HEAD_INDEX = 'm\u0000head';

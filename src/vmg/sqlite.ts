@@ -3,9 +3,18 @@
  * WAL journal, synchronous=FULL, one IMMEDIATE transaction per store
  * operation: an acknowledged write survives a killed process (and power loss),
  * and several processes can share one file, serialised by SQLite's write lock.
+ *
+ * Layout (docs/decisions/0011): a commit costs about one page write per page
+ * it dirties, so a put is packed into few rows.
+ * - `log`: one row per entry — its bytes and the tree nodes its leaf completes
+ *   (node (level, i) is completed by leaf (i + 1)·2^level − 1; it sits at
+ *   byte level·32 of that row's `nodes`);
+ * - `kv`: one row per name — a value and the index record of the same name
+ *   share a row, and a key's rows sort together.
  */
 import Database from 'better-sqlite3';
 import type { BackendTx, IndexValue, StorageBackend } from './backend.js';
+import { MemoryStoreError } from './errors.js';
 
 export interface SqliteOptions {
   /** SQLite's synchronous pragma. FULL (default) syncs the WAL on every commit. */
@@ -14,16 +23,19 @@ export interface SqliteOptions {
   readonly busyTimeoutMs?: number;
 }
 
+/** `PRAGMA user_version` of this layout; a file with another is refused, not misread. */
+const LAYOUT = 2;
 const SCHEMA = `
-  CREATE TABLE IF NOT EXISTS entries (seq INTEGER PRIMARY KEY, bytes BLOB NOT NULL);
-  CREATE TABLE IF NOT EXISTS vals (ref TEXT PRIMARY KEY, bytes BLOB NOT NULL) WITHOUT ROWID;
-  CREATE TABLE IF NOT EXISTS idx (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-  CREATE TABLE IF NOT EXISTS nodes (level INTEGER NOT NULL, i INTEGER NOT NULL, hash BLOB NOT NULL, PRIMARY KEY (level, i)) WITHOUT ROWID;
+  CREATE TABLE IF NOT EXISTS log (seq INTEGER PRIMARY KEY, entry BLOB, nodes BLOB);
+  CREATE TABLE IF NOT EXISTS kv (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, value BLOB, rec TEXT);
 `;
+const HASH = 32;
+/** Rows kept between transactions (valid while no other connection commits); past this the cache starts over. */
+const CACHE_ROWS = 4096;
 
 /** Index records are JSON text; text that is not (edited at rest) comes back as the string itself, which no reader accepts. */
-function parseIndex(text: string | undefined): IndexValue | undefined {
-  if (text === undefined) return undefined;
+function parseIndex(text: string | null | undefined): IndexValue | undefined {
+  if (text === undefined || text === null) return undefined;
   try {
     return JSON.parse(text) as IndexValue;
   } catch {
@@ -31,92 +43,206 @@ function parseIndex(text: string | undefined): IndexValue | undefined {
   }
 }
 
-const bytes = (b: Buffer | undefined) => (b === undefined ? undefined : new Uint8Array(b.buffer, b.byteOffset, b.byteLength));
+const view = (b: Buffer | null | undefined) => (b === undefined || b === null ? undefined : new Uint8Array(b.buffer, b.byteOffset, b.byteLength));
+/** The log row whose leaf completes node (level, i). */
+const ownerOf = (level: number, i: number) => (i + 1) * 2 ** level - 1;
+
+/** A row's pending change: a column set to bytes/text, to null (cleared), or absent (unchanged). */
+interface LogRow { entry?: Uint8Array; nodes?: Uint8Array }
+interface KvRow { value?: Uint8Array | null; rec?: string | null; parsed?: IndexValue }
+interface Ran { result: unknown; remember: () => void }
+
+function statements(db: Database.Database) {
+  return {
+    // data_version moves when another connection commits; total_changes when this one writes (someone using `db`).
+    // (Two statements: the pragma as a table-valued function in one SELECT costs twice as much.)
+    dataVersion: db.prepare('PRAGMA data_version').pluck(),
+    totalChanges: db.prepare('SELECT total_changes()').pluck(),
+    entryCount: db.prepare('SELECT seq + 1 FROM log WHERE entry IS NOT NULL ORDER BY seq DESC LIMIT 1').pluck(),
+    leafCount: db.prepare('SELECT seq + 1 FROM log WHERE nodes IS NOT NULL ORDER BY seq DESC LIMIT 1').pluck(),
+    getEntry: db.prepare('SELECT entry FROM log WHERE seq = ?').pluck(),
+    getNodes: db.prepare('SELECT nodes FROM log WHERE seq = ?').pluck(),
+    putLog: db.prepare('INSERT INTO log (seq, entry, nodes) VALUES (?, ?, ?) ON CONFLICT (seq) DO UPDATE SET entry = excluded.entry, nodes = excluded.nodes'),
+    putEntry: db.prepare('INSERT INTO log (seq, entry) VALUES (?, ?) ON CONFLICT (seq) DO UPDATE SET entry = excluded.entry'),
+    putNodes: db.prepare('INSERT INTO log (seq, nodes) VALUES (?, ?) ON CONFLICT (seq) DO UPDATE SET nodes = excluded.nodes'),
+    getValue: db.prepare('SELECT value FROM kv WHERE name = ?').pluck(),
+    getRec: db.prepare('SELECT rec FROM kv WHERE name = ?').pluck(),
+    putKv: db.prepare('INSERT INTO kv (name, value, rec) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value, rec = excluded.rec'),
+    putValue: db.prepare('INSERT INTO kv (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value'),
+    putRec: db.prepare('INSERT INTO kv (name, rec) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET rec = excluded.rec'),
+    dropEmpty: db.prepare('DELETE FROM kv WHERE name = ? AND value IS NULL AND rec IS NULL'),
+  };
+}
 
 export class SqliteBackend implements StorageBackend {
   readonly durable = true;
   readonly db: Database.Database;
-  readonly #q: Record<string, Database.Statement>;
-  readonly #run: Database.Transaction<(fn: (tx: BackendTx) => unknown) => unknown>;
+  readonly #q: ReturnType<typeof statements>;
+  readonly #run: Database.Transaction<(fn: (tx: BackendTx) => unknown) => Ran>;
+  /**
+   * What committed transactions read and wrote, kept while nobody else has
+   * written: no other connection committed (data_version) and nothing was
+   * written through `db` outside a transaction of ours (total_changes).
+   */
+  #stamp: readonly [dataVersion: number, changes: number] = [-1, -1];
+  #entries: number | undefined;
+  #leaves: number | undefined;
+  readonly #nodes = new Map<number, Uint8Array | undefined>();
+  readonly #recs = new Map<string, IndexValue | undefined>();
 
   constructor(path: string, options: SqliteOptions = {}) {
     this.db = new Database(path);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
-    this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 10_000}`);
-    this.db.exec(SCHEMA);
-    const q = {
-      entryCount: this.db.prepare('SELECT coalesce(max(seq) + 1, 0) AS n FROM entries').pluck(),
-      getEntry: this.db.prepare('SELECT bytes FROM entries WHERE seq = ?').pluck(),
-      putEntry: this.db.prepare('INSERT OR REPLACE INTO entries (seq, bytes) VALUES (?, ?)'),
-      getValue: this.db.prepare('SELECT bytes FROM vals WHERE ref = ?').pluck(),
-      putValue: this.db.prepare('INSERT OR REPLACE INTO vals (ref, bytes) VALUES (?, ?)'),
-      deleteValue: this.db.prepare('DELETE FROM vals WHERE ref = ?'),
-      getIndex: this.db.prepare('SELECT value FROM idx WHERE name = ?').pluck(),
-      setIndex: this.db.prepare('INSERT OR REPLACE INTO idx (name, value) VALUES (?, ?)'),
-      deleteIndex: this.db.prepare('DELETE FROM idx WHERE name = ?'),
-      leafCount: this.db.prepare('SELECT coalesce(max(i) + 1, 0) FROM nodes WHERE level = 0').pluck(),
-      getNode: this.db.prepare('SELECT hash FROM nodes WHERE level = ? AND i = ?').pluck(),
-      setNode: this.db.prepare('INSERT OR REPLACE INTO nodes (level, i, hash) VALUES (?, ?, ?)'),
-    };
-    this.#q = q;
-    this.#run = this.db.transaction((fn: (tx: BackendTx) => unknown) => fn(this.#txView()));
+    try {
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
+      this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 10_000}`);
+      this.db.transaction(() => this.#createLayout(path)).immediate();
+    } catch (e) {
+      this.db.close();
+      throw e;
+    }
+    this.#q = statements(this.db);
+    this.#run = this.db.transaction((fn: (tx: BackendTx) => unknown) => this.#runInside(fn));
+  }
+
+  /** A new file gets the layout; one with another layout (an earlier build's) is refused rather than read as empty. */
+  #createLayout(path: string): void {
+    const version = this.db.pragma('user_version', { simple: true }) as number;
+    const tables = this.db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table'").pluck().get() as number;
+    if (version === 0 && tables === 0) {
+      this.db.exec(SCHEMA);
+      this.db.pragma(`user_version = ${LAYOUT}`);
+    } else if (version !== LAYOUT) {
+      throw new MemoryStoreError(`"${path}" is not a parapet memory store of this version (layout ${version}, expected ${LAYOUT})`, 'backend');
+    }
   }
 
   /**
-   * The transaction's view of the database, with a read cache valid for its
-   * lifetime only (inside IMMEDIATE nobody else writes): a put reads the same
-   * counts, nodes and index records several times, and each statement costs
-   * microseconds.
+   * Inside the IMMEDIATE transaction: writes are gathered per row while `fn`
+   * runs (reads see them) and written at the end, one statement per row.
    */
-  #txView(): BackendTx {
+  #runInside(fn: (tx: BackendTx) => unknown): Ran {
     const q = this.#q;
-    let entries: number | undefined;
-    let leaves: number | undefined;
-    const nodes = new Map<string, Uint8Array | undefined>();
-    const index = new Map<string, IndexValue | undefined>();
-    return {
-      entryCount: () => (entries ??= q.entryCount!.get() as number),
-      getEntry: (seq) => bytes(q.getEntry!.get(seq) as Buffer | undefined),
-      putEntry: (seq, b) => {
-        q.putEntry!.run(seq, b);
-        if (entries !== undefined && seq >= entries) entries = seq + 1;
+    const dataVersion = q.dataVersion.get() as number;
+    const changesBefore = q.totalChanges.get() as number;
+    if (dataVersion !== this.#stamp[0] || changesBefore !== this.#stamp[1]) this.#forget();
+    const logRows = new Map<number, LogRow>();
+    const kvRows = new Map<string, KvRow>();
+    let entries = this.#entries;
+    let leaves = this.#leaves;
+    const nodesOf = (seq: number): Uint8Array | undefined => {
+      const pending = logRows.get(seq)?.nodes;
+      if (pending) return pending;
+      if (!this.#nodes.has(seq)) this.#remember(this.#nodes, seq, view(q.getNodes.get(seq) as Buffer | null | undefined));
+      return this.#nodes.get(seq);
+    };
+    const logRow = (seq: number): LogRow => {
+      let row = logRows.get(seq);
+      if (!row) logRows.set(seq, (row = {}));
+      return row;
+    };
+    const kvRow = (name: string): KvRow => {
+      let row = kvRows.get(name);
+      if (!row) kvRows.set(name, (row = {}));
+      return row;
+    };
+    const tx: BackendTx = {
+      entryCount: () => (entries ??= (q.entryCount.get() as number | undefined) ?? 0),
+      getEntry: (seq) => logRows.get(seq)?.entry ?? view(q.getEntry.get(seq) as Buffer | null | undefined),
+      putEntry: (seq, bytes) => {
+        logRow(seq).entry = bytes.slice();
+        if (seq >= tx.entryCount()) entries = seq + 1;
       },
-      getValue: (ref) => bytes(q.getValue!.get(ref) as Buffer | undefined),
-      putValue: (ref, b) => void q.putValue!.run(ref, b),
-      deleteValue: (ref) => void q.deleteValue!.run(ref),
+      getValue: (name) => {
+        const row = kvRows.get(name);
+        if (row && row.value !== undefined) return row.value ?? undefined;
+        return view(q.getValue.get(name) as Buffer | null | undefined);
+      },
+      putValue: (name, bytes) => void (kvRow(name).value = bytes.slice()),
+      deleteValue: (name) => void (kvRow(name).value = null),
       getIndex: (name) => {
-        if (!index.has(name)) index.set(name, parseIndex(q.getIndex!.get(name) as string | undefined));
-        return index.get(name);
+        const row = kvRows.get(name);
+        if (row && row.rec !== undefined) return row.parsed;
+        if (!this.#recs.has(name)) this.#remember(this.#recs, name, parseIndex(q.getRec.get(name) as string | null | undefined));
+        return this.#recs.get(name);
       },
       setIndex: (name, value) => {
-        q.setIndex!.run(name, JSON.stringify(value));
-        index.set(name, value);
+        const row = kvRow(name);
+        row.rec = JSON.stringify(value);
+        row.parsed = value;
       },
       deleteIndex: (name) => {
-        q.deleteIndex!.run(name);
-        index.set(name, undefined);
+        const row = kvRow(name);
+        row.rec = null;
+        row.parsed = undefined;
       },
       nodes: {
-        leafCount: () => (leaves ??= q.leafCount!.get() as number),
+        leafCount: () => (leaves ??= (q.leafCount.get() as number | undefined) ?? 0),
         get: (level, i) => {
-          const k = `${level}/${i}`;
-          if (!nodes.has(k)) nodes.set(k, bytes(q.getNode!.get(level, i) as Buffer | undefined));
-          return nodes.get(k);
+          const nodes = nodesOf(ownerOf(level, i));
+          return nodes && nodes.length >= (level + 1) * HASH ? nodes.subarray(level * HASH, (level + 1) * HASH) : undefined;
         },
         set: (level, i, hash) => {
-          q.setNode!.run(level, i, hash);
-          nodes.set(`${level}/${i}`, hash.slice());
-          if (level === 0 && leaves !== undefined && i >= leaves) leaves = i + 1;
+          const seq = ownerOf(level, i);
+          const old = nodesOf(seq);
+          const nodes = new Uint8Array(Math.max(old?.length ?? 0, (level + 1) * HASH));
+          if (old) nodes.set(old);
+          nodes.set(hash.subarray(0, HASH), level * HASH);
+          logRow(seq).nodes = nodes;
+          if (level === 0 && i >= tx.nodes.leafCount()) leaves = i + 1;
         },
       },
     };
+    const result = fn(tx);
+    let changes = changesBefore;
+    for (const [seq, row] of logRows) {
+      if (row.entry && row.nodes) changes += q.putLog.run(seq, row.entry, row.nodes).changes;
+      else if (row.entry) changes += q.putEntry.run(seq, row.entry).changes;
+      else changes += q.putNodes.run(seq, row.nodes).changes;
+    }
+    for (const [name, row] of kvRows) {
+      if (row.value !== undefined && row.rec !== undefined) changes += q.putKv.run(name, row.value, row.rec).changes;
+      else if (row.value !== undefined) changes += q.putValue.run(name, row.value).changes;
+      else changes += q.putRec.run(name, row.rec).changes;
+      if (row.value === null || row.rec === null) changes += q.dropEmpty.run(name).changes;
+    }
+    // What to remember once the commit is certain (see transaction()).
+    const remember = () => {
+      this.#stamp = [dataVersion, changes];
+      this.#entries = entries;
+      this.#leaves = leaves;
+      for (const [seq, row] of logRows) if (row.nodes) this.#remember(this.#nodes, seq, row.nodes);
+      for (const [name, row] of kvRows) if (row.rec !== undefined) this.#remember(this.#recs, name, row.parsed);
+    };
+    return { result, remember };
+  }
+
+  #remember<K, V>(cache: Map<K, V>, key: K, value: V): void {
+    if (cache.size >= CACHE_ROWS) cache.clear();
+    cache.set(key, value);
+  }
+
+  /** Someone else wrote (or our own commit's outcome is unknown): nothing read before holds. */
+  #forget(): void {
+    this.#stamp = [-1, -1];
+    this.#entries = undefined;
+    this.#leaves = undefined;
+    this.#nodes.clear();
+    this.#recs.clear();
   }
 
   async transaction<T>(fn: (tx: BackendTx) => T): Promise<T> {
-    // IMMEDIATE takes the write lock up front, so two processes cannot both
-    // read version n and both write n + 1.
-    return this.#run.immediate(fn) as T;
+    let ran: Ran;
+    try {
+      // IMMEDIATE takes the write lock up front, so two processes cannot both
+      // read version n and both write n + 1.
+      ran = this.#run.immediate(fn);
+    } catch (e) {
+      this.#forget();
+      throw e;
+    }
+    ran.remember();
+    return ran.result as T;
   }
 
   async close(): Promise<void> {

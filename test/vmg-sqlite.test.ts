@@ -1,0 +1,82 @@
+// SqliteBackend's own concerns, beyond the behaviour suite every backend runs
+// (vmg-store.test.ts): its layout, and the read cache it keeps between
+// transactions, which must never outlive someone else's write.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { init, VmgMemoryStore } from '../src/vmg/index.js';
+import { SqliteBackend } from '../src/vmg/sqlite.js';
+
+await init();
+const dir = mkdtempSync(join(tmpdir(), 'parapet-sqlite-unit-'));
+let files = 0;
+const file = () => join(dir, `u${++files}.db`);
+const open = (backend: SqliteBackend, agentId = 'a') => VmgMemoryStore.open({ backend, agentId, sessionId: 's' });
+
+describe('SqliteBackend read cache', () => {
+  it('a write by another connection is seen by the next operation (compare-and-set holds)', async () => {
+    const path = file();
+    const a = await open(new SqliteBackend(path), 'a');
+    const b = await open(new SqliteBackend(path), 'b');
+    await a.put('k', 1, { policyTag: 'persistent' });
+    await b.put('k', 2, { policyTag: 'persistent', expectedVersion: 1 });
+    // a read "k" at v1 and cached its head; b's commit must invalidate that.
+    await expect(a.put('k', 3, { policyTag: 'persistent', expectedVersion: 1 })).rejects.toMatchObject({ code: 'version-conflict' });
+    await a.put('k', 3, { policyTag: 'persistent', expectedVersion: 2 });
+    expect((await b.get('k'))!.record).toMatchObject({ value: 3, version: 3 });
+    expect((await a.verify()).ok).toBe(true);
+    await a.close();
+    await b.close();
+  });
+
+  it('a row edited through the same connection outside a transaction is seen too', async () => {
+    const backend = new SqliteBackend(file());
+    const store = await open(backend);
+    await store.put('k', 1, { policyTag: 'persistent' });
+    await store.put('k', 2, { policyTag: 'persistent' }); // head of "k" now cached
+    backend.db.prepare('UPDATE kv SET rec = ? WHERE name = ?').run('not json', 'k\u0000default\u0000k');
+    await expect(store.put('k', 3, { policyTag: 'persistent' })).rejects.toMatchObject({ code: 'backend' });
+    await store.close();
+  });
+
+  it('a failed operation leaves nothing behind, in the file or in the cache', async () => {
+    const backend = new SqliteBackend(file());
+    const store = await open(backend);
+    await store.put('k', 1, { policyTag: 'persistent' });
+    await expect(
+      backend.transaction((tx) => {
+        tx.putEntry(1, new Uint8Array([1]));
+        tx.setIndex('k\u0000default\u0000k', { latest: 9, forgotten: false });
+        tx.nodes.set(0, 1, new Uint8Array(32));
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(await backend.transaction((tx) => [tx.entryCount(), tx.nodes.leafCount(), tx.getIndex('k\u0000default\u0000k')])).toEqual([1, 1, { latest: 1, forgotten: false }]);
+    await store.put('k', 2, { policyTag: 'persistent', expectedVersion: 1 });
+    expect((await store.verify()).ok).toBe(true);
+    await store.close();
+  });
+});
+
+describe('SqliteBackend layout', () => {
+  it('packs a put into a log row (entry + the nodes its leaf completes) and a row per name', async () => {
+    const backend = new SqliteBackend(file());
+    const store = await open(backend);
+    for (let i = 0; i < 4; i++) await store.put(`k${i}`, i, { policyTag: 'persistent' });
+    const nodes = backend.db.prepare('SELECT length(nodes) FROM log ORDER BY seq').pluck().all();
+    expect(nodes).toEqual([32, 64, 32, 96]); // leaf 3 completes (1,1) and (2,0)
+    const row = backend.db.prepare('SELECT value IS NOT NULL, rec IS NOT NULL FROM kv WHERE name = ?').raw().get('k\u0000default\u0000k2\u00001');
+    expect(row).toEqual([1, 1]); // a version's value and its index record share a row
+    await store.close();
+  });
+
+  it('refuses a file of another layout instead of reading it as empty', () => {
+    const path = file();
+    const old = new Database(path);
+    old.exec('CREATE TABLE entries (seq INTEGER PRIMARY KEY, bytes BLOB NOT NULL)');
+    old.close();
+    expect(() => new SqliteBackend(path)).toThrow(expect.objectContaining({ code: 'backend', message: expect.stringMatching(/layout 0, expected 2/) }));
+  });
+});
