@@ -125,6 +125,18 @@ describe('RFC 6962 hashing', () => {
     const batch = merkleNodeHashBatch(pairs);
     expect(toHex(batch.subarray(4999 * 32))).toBe(toHex(nodeSha256(new Uint8Array([1]), pairs.subarray(4999 * 64))));
   });
+
+  it('batched leaves (four lanes, each behind its prefix) equal SHA-256(0x00 ‖ d) at every length and mix of lengths', () => {
+    // Every length 0..200 once, so each lane meets every padding boundary (55/56/63/64 with the prefix byte).
+    const byLength = Array.from({ length: 201 }, (_, n) => new Uint8Array(n).map((_, i) => (n * 31 + i * 7) & 0xff));
+    expect(merkleLeafHashBatch(byLength).map(toHex)).toEqual(byLength.map((d) => toHex(nodeSha256(new Uint8Array([0]), d))));
+    fc.assert(
+      fc.property(fc.array(fc.uint8Array({ maxLength: 700 }), { maxLength: 24 }), (leaves) => {
+        const batch = merkleLeafHashBatch(leaves).map(toHex);
+        return leaves.every((d, i) => batch[i] === toHex(nodeSha256(new Uint8Array([0]), d)));
+      }),
+    );
+  });
 });
 
 describe('HMAC-SHA256', () => {

@@ -139,21 +139,25 @@ function forEachGroup(
 
 /**
  * Lay items[from..to) out in scratch memory: data, then a u32 length table,
- * then room for one digest per item. Returns the three pointers.
+ * then room for one digest per item. Returns the three pointers. With
+ * `prefix`, each item is staged as that one byte followed by the item.
  */
-function stageItems(items: readonly Uint8Array[], from: number, to: number, bytes: number, extra = 0) {
+function stageItems(items: readonly Uint8Array[], from: number, to: number, bytes: number, extra = 0, prefix?: number) {
   const count = to - from;
-  const data = scratch(((bytes + 3) & ~3) + count * 4 + count * 32 + extra);
-  const lens = data + ((bytes + 3) & ~3);
+  const staged = prefix === undefined ? bytes : bytes + count;
+  const data = scratch(((staged + 3) & ~3) + count * 4 + count * 32 + extra);
+  const lens = data + ((staged + 3) & ~3);
   const out = lens + count * 4;
   const heap = heapU8();
   const u32 = heapU32();
+  const extraByte = prefix === undefined ? 0 : 1;
   let at = data;
   for (let i = from; i < to; i++) {
     const item = items[i]!;
-    heap.set(item, at);
-    at += item.length;
-    u32[(lens >>> 2) + i - from] = item.length;
+    if (prefix !== undefined) heap[at] = prefix;
+    heap.set(item, at + extraByte);
+    at += item.length + extraByte;
+    u32[(lens >>> 2) + i - from] = item.length + extraByte;
   }
   return { data, lens, out, count };
 }
@@ -232,7 +236,12 @@ export function merkleLeafHash(data: Uint8Array): Uint8Array {
   return heapU8().slice(out, out + 32);
 }
 
-/** RFC 6962 leaf hashes of many leaves in few crossings; 32-byte views into one buffer. */
+/**
+ * RFC 6962 leaf hashes of many leaves in few crossings; 32-byte views into one
+ * buffer. Each leaf is staged behind its 0x00 prefix so that the batch runs
+ * four leaves at a time on the 4-lane compression (a log's entries are of
+ * similar length, so nearly all their blocks go four wide).
+ */
 export function merkleLeafHashBatch(leaves: readonly Uint8Array[]): Uint8Array[] {
   assertBytesArray(leaves, 'leaves');
   const hashes = new Array<Uint8Array>(leaves.length);
@@ -240,8 +249,8 @@ export function merkleLeafHashBatch(leaves: readonly Uint8Array[]): Uint8Array[]
   forEachGroup(
     leaves,
     (from, to, bytes) => {
-      const { data, lens, out, count } = stageItems(leaves, from, to, bytes);
-      getCore().merkleLeafBatch(data, lens, count, out);
+      const { data, lens, out, count } = stageItems(leaves, from, to, bytes, 0, 0x00);
+      getCore().sha256Batch(data, lens, count, out);
       collectDigests(out, count, hashes, flat, from);
     },
     (i) => {
