@@ -6,7 +6,7 @@ import { MemoryNodeStore } from '../tlog/storage.js';
 import { MerkleTree } from '../tlog/tree.js';
 import { verifyConsistency } from '../tlog/verify.js';
 import type { BackendTx } from './backend.js';
-import { decodeEntry, HEAD_INDEX, keyIndexName, valueRef, versionIndexName, type KeyHead, type LogEntry, type VersionIndex } from './entry.js';
+import { decodeEntry, HEAD_INDEX, keyIndexName, valueRef, versionIndexName, type KeyHead, type LogEntry } from './entry.js';
 
 export type EntryStatus = 'ok' | 'erased' | 'tampered';
 
@@ -49,46 +49,98 @@ function readEntries(tx: BackendTx, start: number, end: number): Uint8Array[] {
   return raw;
 }
 
+/** A report while it is built; ok ones share one empty reasons list until something is flagged. */
+interface Report { seq: number; status: EntryStatus; reasons: string[]; op?: string; key?: string; version?: number }
+const NO_REASONS: string[] = [];
+
+function flag(report: Report, reason: string): void {
+  report.status = 'tampered';
+  if (report.reasons === NO_REASONS) report.reasons = [reason];
+  else if (!report.reasons.includes(reason)) report.reasons.push(reason);
+}
+
+// Per-seq bits of a put/rollback entry: the index status rebuilt from the log, and the stored record's.
+const QUARANTINED = 1;
+const ERASED = 2;
+const STORED_QUARANTINED = 4;
+const STORED_ERASED = 8;
+/** A forget or purge in the log names this version as erased: its value may be gone. */
+const ERASURE_LOGGED = 16;
+/** Written as ephemeral: its value never reached the backend and is gone after a restart, by design. */
+const EPHEMERAL = 32;
+
+/** One key as rebuilt from the log: its head, and the seq of each version's entry. */
+interface KeyState { readonly ns: string; readonly key: string; latest: number; forgotten: boolean; readonly seqs: number[]; indexOk: boolean }
+
 /**
- * Walk everything. Leaf and value hashes are computed in batches on the core;
- * the tree is rebuilt from the entries themselves, so a rewritten node store
- * cannot vouch for rewritten entries.
+ * Walk everything, one batch of entries at a time: leaf and value hashes are
+ * computed in batches on the core (leaves four at a time); the tree is rebuilt
+ * from the entries themselves, so a rewritten node store cannot vouch for
+ * rewritten entries. Nothing is kept per entry but its report and a byte of
+ * index status: entries are parsed, checked and dropped.
  */
 export function verifyStore(tx: BackendTx, ephemeral: ReadonlyMap<string, Uint8Array>): StoreVerification {
   const n = tx.entryCount();
-  const reports: { seq: number; status: EntryStatus; reasons: string[]; op?: string; key?: string; version?: number }[] = [];
+  const reports: Report[] = new Array(n);
   const problems: string[] = [];
   const freshNodes = new MemoryNodeStore();
   const fresh = new MerkleTree(freshNodes);
-  const entries: (LogEntry | undefined)[] = new Array(n);
-  let prevLeaf: string | null = null;
+  const bits = new Uint8Array(n);
+  const keys = new Map<string, KeyState>();
+  /** Versions whose value is absent: fine if a forget or purge erased it (known only at the end). */
+  const absent: number[] = [];
+  let prevLeaf: Uint8Array | undefined;
 
   for (let start = 0; start < n; start += BATCH) {
     const end = Math.min(n, start + BATCH);
     const raw = readEntries(tx, start, end);
     const leaves = hashLeafBatch(raw);
     fresh.appendLeafHashes(leaves);
+    const valueBytes: Uint8Array[] = [];
+    const valueSeqs: number[] = [];
+    const valueHashes: string[] = [];
     for (let seq = start; seq < end; seq++) {
       const bytes = raw[seq - start]!;
       const leaf = leaves[seq - start]!;
-      const reasons: string[] = [];
       const entry = bytes.length > 0 ? decodeEntry(bytes) : undefined;
-      if (bytes.length === 0) reasons.push('entry-missing');
-      else if (!entry) reasons.push('entry-unreadable');
+      const report: Report = { seq, status: 'ok', reasons: NO_REASONS, op: entry?.op, key: entry?.key, version: entry?.version };
+      reports[seq] = report;
+      if (bytes.length === 0) flag(report, 'entry-missing');
+      else if (!entry) flag(report, 'entry-unreadable');
       else {
-        if (entry.seq !== seq) reasons.push('entry-moved');
-        if (entry.prev !== prevLeaf) reasons.push('chain-broken');
+        if (entry.seq !== seq) flag(report, 'entry-moved');
+        if (entry.prev === null ? prevLeaf !== undefined : prevLeaf === undefined || !hexEquals(entry.prev, prevLeaf)) flag(report, 'chain-broken');
       }
       const stored = tx.nodes.get(0, seq);
-      if (!stored || !bytesEqual(stored, leaf)) reasons.push('node-mismatch');
-      entries[seq] = entry;
-      prevLeaf = toHex(leaf);
-      reports.push({ seq, status: reasons.length ? 'tampered' : 'ok', reasons, op: entry?.op, key: entry?.key, version: entry?.version });
+      if (!stored || !bytesEqual(stored, leaf)) flag(report, 'node-mismatch');
+      prevLeaf = leaf;
+      if (!entry || entry.op === 'refused') continue;
+      const state = rebuildKey(keys, entry, seq, bits);
+      if (entry.op !== 'put' && entry.op !== 'rollback') continue;
+      if (!storedVersionMatches(tx.getIndex(versionIndexName(entry.ns, entry.key, entry.version)), entry, seq, bits)) state.indexOk = false;
+      const ref = valueRef(entry.ns, entry.key, entry.version);
+      const value = entry.policy_tag === 'ephemeral' ? ephemeral.get(ref) : tx.getValue(ref);
+      if (value) {
+        valueBytes.push(value);
+        valueSeqs.push(seq);
+        valueHashes.push(entry.write_hash!);
+      } else absent.push(seq);
     }
+    const digests = sha256Batch(valueBytes);
+    for (let i = 0; i < digests.length; i++) if (!hexEquals(valueHashes[i]!, digests[i]!)) flag(reports[valueSeqs[i]!]!, 'value-changed');
   }
 
-  checkValues(tx, entries, reports, ephemeral);
-  problems.push(...checkIndexes(tx, entries));
+  for (const seq of absent) {
+    const report = reports[seq]!;
+    if (bits[seq]! & (ERASURE_LOGGED | EPHEMERAL)) {
+      if (report.status === 'ok') report.status = 'erased';
+    } else flag(report, 'value-missing');
+  }
+  for (const state of keys.values()) {
+    if (!state.indexOk || !sameRecord(tx.getIndex(keyIndexName(state.ns, state.key)), { latest: state.latest, forgotten: state.forgotten }) || !sameFlags(state, bits)) {
+      problems.push(`index-mismatch:${state.ns}/${state.key}`);
+    }
+  }
 
   const root = toHex(fresh.root());
   if (tx.nodes.leafCount() !== n) problems.push('tree-size-mismatch');
@@ -99,6 +151,77 @@ export function verifyStore(tx: BackendTx, ephemeral: ReadonlyMap<string, Uint8A
   for (const r of reports) counts[r.status]++;
   return { ok: counts.tampered === 0 && problems.length === 0, size: n, root, entries: reports, problems: [...new Set(problems)], counts };
 }
+
+/**
+ * Apply one entry to its key's rebuilt index: a put or rollback adds a
+ * version; forget erases them all (and logs the erasure of those it names);
+ * purge one; quarantine and promote flip one.
+ */
+function rebuildKey(keys: Map<string, KeyState>, e: LogEntry, seq: number, bits: Uint8Array): KeyState {
+  const name = keyIndexName(e.ns, e.key);
+  let state = keys.get(name);
+  if (!state) keys.set(name, (state = { ns: e.ns, key: e.key, latest: 0, forgotten: false, seqs: [], indexOk: true }));
+  const at = state.seqs[e.version];
+  switch (e.op) {
+    case 'put':
+    case 'rollback':
+      state.seqs[e.version] = seq;
+      bits[seq] = (e.quarantined === true ? QUARANTINED : 0) | (e.policy_tag === 'ephemeral' ? EPHEMERAL : 0);
+      state.latest = e.version;
+      state.forgotten = false;
+      break;
+    case 'forget':
+      state.forgotten = true;
+      for (const s of state.seqs) if (s !== undefined) bits[s]! |= ERASED;
+      for (const v of (e.detail?.erased as number[] | undefined) ?? []) if (state.seqs[v] !== undefined) bits[state.seqs[v]!]! |= ERASURE_LOGGED;
+      break;
+    case 'purge':
+      if (at !== undefined) bits[at]! |= ERASED | ERASURE_LOGGED;
+      break;
+    case 'quarantine':
+      if (at !== undefined) bits[at]! |= QUARANTINED;
+      break;
+    case 'promote':
+      if (at !== undefined) bits[at]! &= ~QUARANTINED;
+      break;
+  }
+  return state;
+}
+
+/**
+ * The stored index record of the version this entry wrote: the fields fixed at
+ * writing must equal the entry's; its status flags are kept in `bits` and
+ * compared with the rebuilt ones once the whole log has been read.
+ */
+function storedVersionMatches(stored: unknown, e: LogEntry, seq: number, bits: Uint8Array): boolean {
+  if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) return false;
+  const r = stored as Record<string, unknown>;
+  if (r.v !== e.version || r.seq !== seq || r.hash !== e.write_hash || r.policy !== e.policy_tag || r.session !== e.provenance.session_id) return false;
+  if (typeof r.quarantined !== 'boolean' || typeof r.erased !== 'boolean' || Object.keys(r).length !== 7) return false;
+  bits[seq]! |= (r.quarantined ? STORED_QUARANTINED : 0) | (r.erased ? STORED_ERASED : 0);
+  return true;
+}
+
+/** Every version's stored status flags equal the rebuilt ones. */
+function sameFlags(state: KeyState, bits: Uint8Array): boolean {
+  for (const seq of state.seqs) {
+    if (seq === undefined) continue;
+    const b = bits[seq]!;
+    if (((b & QUARANTINED) !== 0) !== ((b & STORED_QUARANTINED) !== 0) || ((b & ERASED) !== 0) !== ((b & STORED_ERASED) !== 0)) return false;
+  }
+  return true;
+}
+
+/** `hex` is the lowercase hex of `bytes`, compared without building a string. */
+function hexEquals(hex: string, bytes: Uint8Array): boolean {
+  if (hex.length !== bytes.length * 2) return false;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (hex.charCodeAt(2 * i) !== HEX_CODES[b >>> 4] || hex.charCodeAt(2 * i + 1) !== HEX_CODES[b & 15]) return false;
+  }
+  return true;
+}
+const HEX_CODES = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
 
 /**
  * Every stored interior node equals the one rebuilt from the entries (leaves
@@ -115,87 +238,13 @@ function sameInteriorNodes(tx: BackendTx, fresh: MemoryNodeStore, n: number): bo
   return true;
 }
 
-/** Values of put/rollback entries: present and matching, or erased by a later forget/purge. */
-function checkValues(
-  tx: BackendTx,
-  entries: readonly (LogEntry | undefined)[],
-  reports: { status: EntryStatus; reasons: string[] }[],
-  ephemeral: ReadonlyMap<string, Uint8Array>,
-): void {
-  const erasedBy = new Set<string>();
-  for (const e of entries) {
-    if (!e) continue;
-    if (e.op === 'forget') for (const v of (e.detail?.erased as number[] | undefined) ?? []) erasedBy.add(valueRef(e.ns, e.key, v));
-    if (e.op === 'purge') erasedBy.add(valueRef(e.ns, e.key, e.version));
-  }
-  const pending: { seq: number; bytes: Uint8Array; hash: string }[] = [];
-  entries.forEach((e, seq) => {
-    if (!e || (e.op !== 'put' && e.op !== 'rollback')) return;
-    const ref = valueRef(e.ns, e.key, e.version);
-    const bytes = e.policy_tag === 'ephemeral' ? ephemeral.get(ref) : tx.getValue(ref);
-    if (bytes) pending.push({ seq, bytes, hash: e.write_hash ?? '' });
-    else if (erasedBy.has(ref) || e.policy_tag === 'ephemeral') {
-      // Ephemeral values never reach a durable backend: after a restart they are gone by design.
-      if (reports[seq]!.status === 'ok') reports[seq]!.status = 'erased';
-    } else flag(reports[seq]!, 'value-missing');
-  });
-  for (let i = 0; i < pending.length; i += BATCH) {
-    const slice = pending.slice(i, i + BATCH);
-    sha256Batch(slice.map((p) => p.bytes)).forEach((h, j) => {
-      if (toHex(h) !== slice[j]!.hash) flag(reports[slice[j]!.seq]!, 'value-changed');
-    });
-  }
-}
-
-/**
- * Rebuild the index (key heads and version records) from the log and compare
- * it with the stored one; a mismatch is a log-level problem
- * `index-mismatch:<ns>/<key>`.
- */
-function checkIndexes(tx: BackendTx, entries: readonly (LogEntry | undefined)[]): string[] {
-  const rebuilt = new Map<string, { ns: string; key: string; head: KeyHead; versions: Map<number, VersionIndex> }>();
-  entries.forEach((e, seq) => {
-    if (!e || e.op === 'refused') return;
-    const name = keyIndexName(e.ns, e.key);
-    let item = rebuilt.get(name);
-    if (!item) rebuilt.set(name, (item = { ns: e.ns, key: e.key, head: { latest: 0, forgotten: false }, versions: new Map() }));
-    const { head, versions } = item;
-    if (e.op === 'put' || e.op === 'rollback') {
-      versions.set(e.version, { v: e.version, seq, hash: e.write_hash ?? '', policy: e.policy_tag!, session: e.provenance.session_id, quarantined: e.quarantined === true, erased: false });
-      head.latest = e.version;
-      head.forgotten = false;
-    } else if (e.op === 'forget') {
-      head.forgotten = true;
-      for (const v of versions.values()) v.erased = true;
-    } else if (e.op === 'purge') {
-      const v = versions.get(e.version);
-      if (v) v.erased = true;
-    } else if (e.op === 'quarantine' || e.op === 'promote') {
-      const v = versions.get(e.version);
-      if (v) v.quarantined = e.op === 'quarantine';
-    }
-  });
-  const problems: string[] = [];
-  for (const [name, { ns, key, head, versions }] of rebuilt) {
-    let ok = sameRecord(tx.getIndex(name), head);
-    for (const v of versions.values()) ok = sameRecord(tx.getIndex(versionIndexName(ns, key, v.v)), v) && ok;
-    if (!ok) problems.push(`index-mismatch:${ns}/${key}`);
-  }
-  return problems;
-}
-
 /** A stored index record equals the rebuilt one: the same fields with the same scalar values, in any order. */
-function sameRecord(stored: unknown, want: KeyHead | VersionIndex): boolean {
+function sameRecord(stored: unknown, want: KeyHead): boolean {
   if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) return false;
   const keys = Object.keys(want);
   if (Object.keys(stored).length !== keys.length) return false;
   for (const k of keys) if ((stored as Record<string, unknown>)[k] !== (want as unknown as Record<string, unknown>)[k]) return false;
   return true;
-}
-
-function flag(report: { status: EntryStatus; reasons: string[] }, reason: string): void {
-  report.status = 'tampered';
-  if (!report.reasons.includes(reason)) report.reasons.push(reason);
 }
 
 export type AgainstResult =
