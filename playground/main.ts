@@ -9,9 +9,9 @@ const esc = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 /** A memory backend whose stored rows the page can edit, to show verify() catching it. */
 class TamperableBackend extends MemoryBackend {
   tamperLatestValue(): string | undefined {
-    const last = [...this.values.keys()].pop();
+    const last = this.heldNames().values.pop();
     if (!last) return undefined;
-    this.values.set(last, new TextEncoder().encode('"Pineapple pizza, by order of the attacker"'));
+    this.hold('value', last, new TextEncoder().encode('"Pineapple pizza, by order of the attacker"'));
     return last.split('\u0000').join(' ');
   }
 }

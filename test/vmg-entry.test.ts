@@ -54,8 +54,11 @@ describe('log entry encoding', () => {
 
 describe('tampered entries that are still JSON', () => {
   class RawMemoryBackend extends MemoryBackend {
-    raw(): Uint8Array[] {
-      return this.entries;
+    entries(): Uint8Array[] {
+      return this.heldEntries() as Uint8Array[];
+    }
+    setEntry(seq: number, bytes: Uint8Array): void {
+      this.hold('entry', seq, bytes);
     }
   }
   const fields = ['v', 'seq', 'prev', 'op', 'ns', 'key', 'version', 'policy_tag', 'write_hash', 'parent_hash', 'quarantined', 'detail', 'provenance'];
@@ -80,7 +83,7 @@ describe('tampered entries that are still JSON', () => {
         await store.forget('j');
         await store.put('e', 'tmp', { policyTag: 'ephemeral' });
         await store.endSession();
-        const entries = backend.raw();
+        const entries = backend.entries();
         const seq = which % entries.length;
         const e = JSON.parse(new TextDecoder().decode(entries[seq])) as Record<string, Record<string, unknown>>;
         const [head, tail] = at.split('.') as [string, string | undefined];
@@ -88,7 +91,7 @@ describe('tampered entries that are still JSON', () => {
         const field = tail ?? head;
         if (value === undefined) delete target[field];
         else target[field] = value as never;
-        entries[seq] = new TextEncoder().encode(JSON.stringify(e));
+        backend.setEntry(seq, new TextEncoder().encode(JSON.stringify(e)));
         const report = await store.verify();
         expect(typeof report.ok).toBe('boolean');
         for (const read of [() => store.get('k'), () => store.history('k'), () => store.get('j', { includeQuarantined: true }), () => store.rollback('k', 2, { reason: 'r' })]) {

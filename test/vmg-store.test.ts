@@ -18,9 +18,28 @@ import { valueRef } from '../src/vmg/entry.js';
 await init();
 
 /** A MemoryBackend whose raw state an attacker with write access can edit. */
+/** Memory as an attacker with access to the process sees it. */
 class RawMemoryBackend extends MemoryBackend {
   raw() {
-    return { entries: this.entries, values: this.values, index: this.index, nodes: this.nodes };
+    return {
+      entries: () => this.heldEntries().filter((e): e is Uint8Array => e !== undefined),
+      setEntries: (list: Uint8Array[]) => {
+        for (let seq = this.heldEntries().length - 1; seq >= 0; seq--) this.hold('entry', seq, undefined);
+        list.forEach((bytes, seq) => this.hold('entry', seq, bytes));
+      },
+      value: (name: string) => this.heldValue(name),
+      setValue: (name: string, bytes: Uint8Array | undefined) => this.hold('value', name, bytes),
+      setIndex: (name: string, value: IndexValue) => this.hold('index', name, value),
+      snapshot: () => {
+        const { values, index } = this.heldNames();
+        return structuredClone({
+          entries: this.heldEntries(),
+          values: Object.fromEntries(values.map((n) => [n, this.heldValue(n)])),
+          index: Object.fromEntries(index.map((n) => [n, this.heldIndex(n)])),
+        });
+      },
+      nodes: this.nodes,
+    };
   }
 }
 
@@ -44,18 +63,10 @@ let dbCounter = 0;
 const memory: Harness = {
   name: 'MemoryBackend',
   make: async () => new RawMemoryBackend(),
-  entries: async (b) => [...(b as RawMemoryBackend).raw().entries],
-  setEntries: async (b, list) => {
-    const e = (b as RawMemoryBackend).raw().entries;
-    e.length = 0;
-    e.push(...list);
-  },
-  setValue: async (b, ref, bytes) => {
-    const v = (b as RawMemoryBackend).raw().values;
-    if (bytes) v.set(ref, bytes);
-    else v.delete(ref);
-  },
-  setIndexRaw: async (b, name, value) => void (b as RawMemoryBackend).raw().index.set(name, value),
+  entries: async (b) => (b as RawMemoryBackend).raw().entries(),
+  setEntries: async (b, list) => (b as RawMemoryBackend).raw().setEntries(list),
+  setValue: async (b, ref, bytes) => (b as RawMemoryBackend).raw().setValue(ref, bytes ?? undefined),
+  setIndexRaw: async (b, name, value) => (b as RawMemoryBackend).raw().setIndex(name, value),
   setNode: async (b, level, i, hash) => void (b as RawMemoryBackend).raw().nodes.set(level, i, hash),
 };
 
@@ -112,7 +123,7 @@ const indexeddb: Harness = {
     idbNames.set(again, name);
     return again;
   },
-  entries: async (b) => [...(b as unknown as RawMemoryBackend).raw.call(b as unknown as RawMemoryBackend).entries],
+  entries: async (b) => RawMemoryBackend.prototype.raw.call(b as unknown as RawMemoryBackend).entries(),
   setEntries: async () => {
     throw new Error('replaced per test through idbRaw');
   },
@@ -531,7 +542,7 @@ describe('MemoryBackend transactions', () => {
     for (let i = 0; i < 5; i++) await store.put(`k${i}`, { i }, { policyTag: 'persistent' });
     const snapshot = async () =>
       backend.transaction((tx) => ({
-        raw: structuredClone({ entries: backend.raw().entries, values: Object.fromEntries(backend.raw().values), index: Object.fromEntries(backend.raw().index) }),
+        raw: backend.raw().snapshot(),
         leaves: tx.nodes.leafCount(),
         root: [...Array(tx.nodes.leafCount()).keys()].map((i) => tx.nodes.get(0, i)!.join(',')),
       }));
@@ -557,7 +568,7 @@ describe('MemoryBackend transactions', () => {
     const backend = new RawMemoryBackend();
     const store = await VmgMemoryStore.open({ backend, agentId: 'a', sessionId: 's' });
     await store.put('secret', { pin: '4711' }, { policyTag: 'persistent' });
-    const held = backend.raw().values.get('k\u0000default\u0000secret\u00001')!;
+    const held = backend.raw().value('k\u0000default\u0000secret\u00001')!;
     expect(new TextDecoder().decode(held)).toBe('{"pin":"4711"}');
     // An erasure that fails leaves the value whole.
     await expect(backend.transaction((tx) => {

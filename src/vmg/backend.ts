@@ -1,4 +1,5 @@
 import { MemoryNodeStore, type NodeStore } from '../tlog/storage.js';
+import { ByteStore } from './byte-store.js';
 
 /**
  * What a memory store needs from storage. Everything a store operation reads
@@ -49,58 +50,46 @@ export interface BackendTx {
   readonly nodes: NodeStore;
 }
 
-/**
- * Entry and value bytes copied into 1 MiB chunks: one ArrayBuffer per chunk
- * rather than per record. A million of those, each an ArrayBuffer of its own,
- * made allocation and garbage collection a third of a put at 1M entries.
- */
-class ByteArena {
-  #chunk = new Uint8Array(0);
-  #used = 0;
-
-  copy(bytes: Uint8Array): Uint8Array {
-    if (bytes.length > ByteArena.CHUNK >>> 4) return bytes.slice(); // large ones get their own buffer
-    if (this.#used + bytes.length > this.#chunk.length) {
-      this.#chunk = new Uint8Array(ByteArena.CHUNK);
-      this.#used = 0;
-    }
-    const at = this.#used;
-    this.#chunk.set(bytes, at);
-    this.#used += bytes.length;
-    return this.#chunk.subarray(at, at + bytes.length);
-  }
-
-  static readonly CHUNK = 1 << 20;
-}
-
 /** One write of a transaction, with what it replaced (for persisting it, or undoing it). */
 export type Write =
-  | { readonly kind: 'entry'; readonly seq: number; readonly after: Uint8Array; readonly before: Uint8Array | undefined }
-  | { readonly kind: 'value'; readonly ref: string; readonly after: Uint8Array | undefined; readonly before: Uint8Array | undefined }
+  | { readonly kind: 'entry'; readonly seq: number; readonly after: Uint8Array; readonly before: number }
+  | { readonly kind: 'value'; readonly ref: string; readonly after: Uint8Array | undefined; readonly before: number }
   | { readonly kind: 'index'; readonly name: string; readonly after: IndexValue | undefined; readonly before: IndexValue | undefined }
   | { readonly kind: 'node'; readonly level: number; readonly index: number; readonly before: Uint8Array | undefined };
+
+/** No bytes (an id of the byte store otherwise). */
+const NONE = -1;
 
 /**
  * The default backend: everything in JavaScript memory, for tests, browsers
  * without persistence and short-lived agents.
  *
- * Writes go straight to the committed state and are journaled with what they
+ * Writes go straight to the held state and are journaled with what they
  * replaced; a callback that throws has its journal undone, so it changes
  * nothing. (Staging writes in maps and applying them after the callback cost
  * a third of a put: every read looked in two maps.) Transactions cannot
  * interleave: the callback is synchronous, and subclasses that persist
  * asynchronously serialise them.
+ *
+ * Bytes live in a ByteStore; values and index records share one map from
+ * name to slot (a version's value and its record share a name), so a put
+ * looks each name up once.
  */
 export class MemoryBackend implements StorageBackend {
   readonly durable: boolean = false;
-  protected readonly entries: Uint8Array[] = [];
-  protected readonly values = new Map<string, Uint8Array>();
-  protected readonly index = new Map<string, IndexValue>();
   protected readonly nodes = new MemoryNodeStore();
   protected closed = false;
+  readonly #bytes = new ByteStore();
+  /** Per seq, the id of its entry's bytes (NONE: missing). */
+  readonly #entries: number[] = [];
+  readonly #slots = new Map<string, number>();
+  /** Per slot, the id of its value's bytes (NONE: no value) and its index record. */
+  readonly #valueIds: number[] = [];
+  readonly #recs: (IndexValue | undefined)[] = [];
+  /** Slots of names that lost both value and record, for reuse (session lists come and go). */
+  readonly #freeSlots: number[] = [];
   #journal: Write[] | undefined;
   readonly #tx: BackendTx;
-  readonly #arena = new ByteArena();
 
   constructor() {
     const journal = (): Write[] => {
@@ -108,35 +97,47 @@ export class MemoryBackend implements StorageBackend {
       return this.#journal;
     };
     this.#tx = {
-      entryCount: () => this.entries.length,
-      getEntry: (seq) => this.entries[seq],
+      entryCount: () => this.#entries.length,
+      getEntry: (seq) => this.entryAt(seq),
       putEntry: (seq, bytes) => {
-        const after = this.#arena.copy(bytes);
-        journal().push({ kind: 'entry', seq, after, before: this.entries[seq] });
-        this.entries[seq] = after;
+        const log = journal();
+        const id = this.#bytes.add(bytes);
+        log.push({ kind: 'entry', seq, after: this.#bytes.get(id), before: this.#entries[seq] ?? NONE });
+        this.#setEntry(seq, id);
       },
-      getValue: (ref) => this.values.get(ref),
+      getValue: (ref) => {
+        const slot = this.#slots.get(ref);
+        const id = slot === undefined ? NONE : this.#valueIds[slot]!;
+        return id === NONE ? undefined : this.#bytes.get(id);
+      },
       putValue: (ref, bytes) => {
-        const after = this.#arena.copy(bytes);
-        journal().push({ kind: 'value', ref, after, before: this.values.get(ref) });
-        this.values.set(ref, after);
+        const log = journal();
+        const slot = this.#slot(ref);
+        const id = this.#bytes.add(bytes);
+        log.push({ kind: 'value', ref, after: this.#bytes.get(id), before: this.#valueIds[slot]! });
+        this.#valueIds[slot] = id;
       },
       deleteValue: (ref) => {
-        const before = this.values.get(ref);
-        if (before === undefined) return;
-        journal().push({ kind: 'value', ref, after: undefined, before });
-        this.values.delete(ref);
+        const slot = this.#slots.get(ref);
+        if (slot === undefined || this.#valueIds[slot] === NONE) return;
+        journal().push({ kind: 'value', ref, after: undefined, before: this.#valueIds[slot]! });
+        this.#valueIds[slot] = NONE;
       },
-      getIndex: (name) => this.index.get(name),
+      getIndex: (name) => {
+        const slot = this.#slots.get(name);
+        return slot === undefined ? undefined : this.#recs[slot];
+      },
       setIndex: (name, value) => {
-        journal().push({ kind: 'index', name, after: value, before: this.index.get(name) });
-        this.index.set(name, value);
+        const log = journal();
+        const slot = this.#slot(name);
+        log.push({ kind: 'index', name, after: value, before: this.#recs[slot] });
+        this.#recs[slot] = value;
       },
       deleteIndex: (name) => {
-        const before = this.index.get(name);
-        if (before === undefined) return;
-        journal().push({ kind: 'index', name, after: undefined, before });
-        this.index.delete(name);
+        const slot = this.#slots.get(name);
+        if (slot === undefined || this.#recs[slot] === undefined) return;
+        journal().push({ kind: 'index', name, after: undefined, before: this.#recs[slot] });
+        this.#recs[slot] = undefined;
       },
       nodes: {
         leafCount: () => this.nodes.leafCount(),
@@ -161,6 +162,78 @@ export class MemoryBackend implements StorageBackend {
     this.closed = true;
   }
 
+  /** The entry bytes at `seq`, or undefined. */
+  protected entryAt(seq: number): Uint8Array | undefined {
+    const id = this.#entries[seq];
+    return id === undefined || id === NONE ? undefined : this.#bytes.get(id);
+  }
+
+  /*
+   * Outside any transaction, what is held — for a persisting subclass loading
+   * its state, and for tests and the playground playing an attacker who edits
+   * memory directly. `hold(…, undefined)` removes.
+   */
+  protected hold(kind: 'entry', seq: number, bytes: Uint8Array | undefined): void;
+  protected hold(kind: 'value', ref: string, bytes: Uint8Array | undefined): void;
+  protected hold(kind: 'index', name: string, value: IndexValue | undefined): void;
+  protected hold(kind: 'entry' | 'value' | 'index', at: number | string, data: Uint8Array | IndexValue | undefined): void {
+    if (kind === 'entry') {
+      const seq = at as number;
+      if (data === undefined) {
+        if (seq === this.#entries.length - 1) this.#entries.length = seq;
+        else if (seq < this.#entries.length) this.#entries[seq] = NONE;
+      } else this.#setEntry(seq, this.#bytes.add(data as Uint8Array));
+    } else if (kind === 'value') {
+      this.#valueIds[this.#slot(at as string)] = data === undefined ? NONE : this.#bytes.add(data as Uint8Array);
+    } else this.#recs[this.#slot(at as string)] = data as IndexValue | undefined;
+  }
+
+  /** Every entry held, by seq (undefined: missing). */
+  protected heldEntries(): (Uint8Array | undefined)[] {
+    return this.#entries.map((_, seq) => this.entryAt(seq));
+  }
+
+  protected heldValue(name: string): Uint8Array | undefined {
+    const slot = this.#slots.get(name);
+    return slot === undefined || this.#valueIds[slot] === NONE ? undefined : this.#bytes.get(this.#valueIds[slot]!);
+  }
+
+  protected heldIndex(name: string): IndexValue | undefined {
+    const slot = this.#slots.get(name);
+    return slot === undefined ? undefined : this.#recs[slot];
+  }
+
+  /** Names held with a value or an index record. */
+  protected heldNames(): { values: string[]; index: string[] } {
+    const values: string[] = [];
+    const index: string[] = [];
+    for (const [name, slot] of this.#slots) {
+      if (this.#valueIds[slot] !== NONE) values.push(name);
+      if (this.#recs[slot] !== undefined) index.push(name);
+    }
+    return { values, index };
+  }
+
+  #slot(name: string): number {
+    let slot = this.#slots.get(name);
+    if (slot === undefined) {
+      slot = this.#freeSlots.pop();
+      if (slot === undefined) {
+        slot = this.#valueIds.length;
+        this.#valueIds.push(NONE);
+        this.#recs.push(undefined);
+      }
+      this.#slots.set(name, slot);
+    }
+    return slot;
+  }
+
+  #setEntry(seq: number, id: number): void {
+    // Fill a gap with NONE rather than leave a hole (a holey array is slower for every read).
+    while (this.#entries.length < seq) this.#entries.push(NONE);
+    this.#entries[seq] = id;
+  }
+
   /**
    * Run `fn` with writes applied as they come; if it throws, undo them and
    * rethrow. Returns the result and the journal (for a subclass to persist,
@@ -183,11 +256,22 @@ export class MemoryBackend implements StorageBackend {
 
   /**
    * After a transaction is committed: zero the bytes of values it erased or
-   * replaced. They sit in shared chunks that outlive them, and an erased
-   * value must not linger in memory. (Not before commit: undo puts them back.)
+   * replaced — they sit in shared chunks that outlive them, and an erased
+   * value must not linger in memory — and free the slots of names left with
+   * nothing. (Not before commit: undo puts them back.)
    */
   protected settle(writes: readonly Write[]): void {
-    for (const w of writes) if (w.kind === 'value' && w.before !== undefined) w.before.fill(0);
+    for (const w of writes) {
+      if (w.kind === 'value' && w.before !== NONE) this.#bytes.zero(w.before);
+      if ((w.kind === 'value' || w.kind === 'index') && w.after === undefined) this.#release(w.kind === 'value' ? w.ref : w.name);
+    }
+  }
+
+  #release(name: string): void {
+    const slot = this.#slots.get(name);
+    if (slot === undefined || this.#valueIds[slot] !== NONE || this.#recs[slot] !== undefined) return;
+    this.#slots.delete(name);
+    this.#freeSlots.push(slot);
   }
 
   /** Put back what `writes` replaced, newest first. */
@@ -197,18 +281,16 @@ export class MemoryBackend implements StorageBackend {
       switch (w.kind) {
         case 'entry':
           w.after.fill(0); // our own copy, never committed
-          if (w.before !== undefined) this.entries[w.seq] = w.before;
-          else if (w.seq === this.entries.length - 1) this.entries.length = w.seq;
-          else delete this.entries[w.seq];
+          if (w.before !== NONE) this.#entries[w.seq] = w.before;
+          else if (w.seq === this.#entries.length - 1) this.#entries.length = w.seq;
+          else this.#entries[w.seq] = NONE;
           break;
         case 'value':
           w.after?.fill(0);
-          if (w.before !== undefined) this.values.set(w.ref, w.before);
-          else this.values.delete(w.ref);
+          this.#valueIds[this.#slot(w.ref)] = w.before;
           break;
         case 'index':
-          if (w.before !== undefined) this.index.set(w.name, w.before);
-          else this.index.delete(w.name);
+          this.#recs[this.#slot(w.name)] = w.before;
           break;
         case 'node':
           if (w.before !== undefined) this.nodes.set(w.level, w.index, w.before);

@@ -79,9 +79,9 @@ export class IndexedDbBackend extends MemoryBackend implements StorageBackend {
       return keys.map((k, i) => [k, values[i]] as const);
     };
     const [entries, values, index, nodes] = await Promise.all(STORES.map(all));
-    for (const [seq, b] of entries!) this.entries[seq as number] = new Uint8Array(b as ArrayBuffer);
-    for (const [ref, b] of values!) this.values.set(ref as string, new Uint8Array(b as ArrayBuffer));
-    for (const [name, v] of index!) this.index.set(name as string, v as IndexValue);
+    for (const [seq, b] of entries!) this.hold('entry', seq as number, new Uint8Array(b as ArrayBuffer));
+    for (const [ref, b] of values!) this.hold('value', ref as string, new Uint8Array(b as ArrayBuffer));
+    for (const [name, v] of index!) this.hold('index', name as string, v as IndexValue);
     // Replay nodes level by level, index by index.
     const sorted = nodes!.map(([k, h]) => [...(k as [number, number]), h] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
     for (const [level, i, h] of sorted) this.nodes.set(level, i, new Uint8Array(h as ArrayBuffer));
