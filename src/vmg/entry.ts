@@ -35,20 +35,20 @@ export interface LogEntry {
 export function entryJson(e: LogEntry): string {
   let out = '{';
   if (e.detail !== undefined) out += `"detail":${canonicalJson(e.detail)},`;
-  out += `"key":${jsonString(e.key)},"ns":${jsonString(e.ns)},"op":${jsonString(e.op)}`;
-  if (e.parent_hash !== undefined) out += `,"parent_hash":${e.parent_hash === null ? 'null' : jsonString(e.parent_hash)}`;
-  if (e.policy_tag !== undefined) out += `,"policy_tag":${jsonString(e.policy_tag)}`;
-  out += `,"prev":${e.prev === null ? 'null' : jsonString(e.prev)},"provenance":${provenanceJson(e.provenance)}`;
+  out += `"key":${jsonString(e.key)},"ns":${jsonString(e.ns)},"op":${oneOf(e.op, OPS)}`;
+  if (e.parent_hash !== undefined) out += `,"parent_hash":${e.parent_hash === null ? 'null' : hashString(e.parent_hash)}`;
+  if (e.policy_tag !== undefined) out += `,"policy_tag":${oneOf(e.policy_tag, POLICY_TAGS)}`;
+  out += `,"prev":${e.prev === null ? 'null' : hashString(e.prev)},"provenance":${provenanceJson(e.provenance)}`;
   if (e.quarantined !== undefined) out += `,"quarantined":${jsonBoolean(e.quarantined)}`;
   out += `,"seq":${jsonNumber(e.seq)},"v":${jsonNumber(e.v)},"version":${jsonNumber(e.version)}`;
-  if (e.write_hash !== undefined) out += `,"write_hash":${jsonString(e.write_hash)}`;
+  if (e.write_hash !== undefined) out += `,"write_hash":${hashString(e.write_hash)}`;
   return `${out}}`;
 }
 
 function provenanceJson(p: Provenance): string {
   // The common shape (four fields) is written directly; anything else by the generic writer.
   if (p.actor !== undefined || p.reason !== undefined || p.rolled_back_from !== undefined || p.rolled_back_to !== undefined) return canonicalJson(p);
-  return `{"agent_id":${jsonString(p.agent_id)},"kind":${jsonString(p.kind)},"session_id":${jsonString(p.session_id)},"timestamp":${jsonNumber(p.timestamp)}}`;
+  return `{"agent_id":${jsonString(p.agent_id)},"kind":${oneOf(p.kind, PROVENANCE_KINDS)},"session_id":${jsonString(p.session_id)},"timestamp":${jsonNumber(p.timestamp)}}`;
 }
 
 // Type checks stay: an entry that is not what its type says must fail the
@@ -56,6 +56,20 @@ function provenanceJson(p: Provenance): string {
 const jsonString = canonicalJson;
 const jsonNumber = (n: unknown): string => (typeof n === 'number' && Number.isFinite(n) ? String(n) : canonicalJson(n));
 const jsonBoolean = (b: unknown): string => (b === true ? 'true' : b === false ? 'false' : canonicalJson(b));
+// Strings that need no escaping are written as they are, without the
+// generic writer's scan: one of a fixed set of names, or 64 lowercase hex
+// digits (three per entry). Anything else goes through the generic writer.
+const oneOf = (s: unknown, names: readonly string[]): string => (names.includes(s as string) ? `"${s as string}"` : canonicalJson(s));
+const hashString = (s: unknown): string => (isHex64(s) ? `"${s}"` : canonicalJson(s));
+
+function isHex64(s: unknown): s is string {
+  if (typeof s !== 'string' || s.length !== 64) return false;
+  for (let i = 0; i < 64; i++) {
+    const c = s.charCodeAt(i);
+    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return false;
+  }
+  return true;
+}
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
@@ -78,10 +92,9 @@ export function decodeEntry(bytes: Uint8Array | undefined): LogEntry | undefined
 }
 
 const OPS: readonly string[] = ['put', 'rollback', 'forget', 'purge', 'quarantine', 'promote', 'refused'];
-const HEX64 = /^[0-9a-f]{64}$/;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
-const isHash = (v: unknown): v is string => typeof v === 'string' && HEX64.test(v);
+const isHash = isHex64;
 const optional = (v: unknown, check: (v: unknown) => boolean) => v === undefined || check(v);
 
 function isProvenance(p: unknown): p is Provenance {

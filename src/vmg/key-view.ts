@@ -5,15 +5,24 @@ import { POLICY_TAGS } from './types.js';
 
 /** One key's index inside a transaction: its head and, on demand, its version records. */
 export class KeyView {
-  readonly #cache = new Map<number, VersionIndex | undefined>();
+  /** Made on first use: most operations read one or two records (a Map per put showed in profiles). */
+  #cache: Map<number, VersionIndex | undefined> | undefined;
   readonly head: KeyHead | undefined;
+  /** Built once: a backend hashes a name on every lookup, and a new string has to be hashed anew. */
+  readonly #headName: string;
 
   constructor(
     private readonly tx: BackendTx,
     readonly ns: string,
     readonly key: string,
   ) {
-    this.head = asKeyHead(tx.getIndex(keyIndexName(ns, key)), key);
+    this.#headName = keyIndexName(ns, key);
+    this.head = asKeyHead(tx.getIndex(this.#headName), key);
+  }
+
+  /** The name of version `v`'s index record, which is also its value's reference. */
+  nameOf(v: number): string {
+    return versionIndexName(this.ns, this.key, v);
   }
 
   get latest(): number {
@@ -21,8 +30,9 @@ export class KeyView {
   }
 
   version(v: number): VersionIndex | undefined {
-    if (!this.#cache.has(v)) this.#cache.set(v, asVersionIndex(this.tx.getIndex(versionIndexName(this.ns, this.key, v)), this.key, v));
-    return this.#cache.get(v);
+    const cache = (this.#cache ??= new Map());
+    if (!cache.has(v)) cache.set(v, asVersionIndex(this.tx.getIndex(this.nameOf(v)), this.key, v));
+    return cache.get(v);
   }
 
   /** All version records, oldest first. */
@@ -44,14 +54,14 @@ export class KeyView {
     return undefined;
   }
 
-  /** Records are never changed once saved: a change saves a new object. */
-  saveVersion(rec: VersionIndex): void {
-    this.#cache.set(rec.v, rec);
-    this.tx.setIndex(versionIndexName(this.ns, this.key, rec.v), rec as unknown as IndexValue);
+  /** Records are never changed once saved: a change saves a new object. `name` saves building it again. */
+  saveVersion(rec: VersionIndex, name = this.nameOf(rec.v)): void {
+    this.#cache?.set(rec.v, rec);
+    this.tx.setIndex(name, rec as unknown as IndexValue);
   }
 
   saveHead(head: KeyHead): void {
-    this.tx.setIndex(keyIndexName(this.ns, this.key), head as unknown as IndexValue);
+    this.tx.setIndex(this.#headName, head as unknown as IndexValue);
   }
 }
 

@@ -358,15 +358,17 @@ export class VmgMemoryStore {
    * short at rest) surfaces from the tree as a typed ParapetStateError; here it
    * becomes the store's own error, like every other sign of a damaged backend.
    */
-  async #transaction<T>(fn: (tx: BackendTx) => T): Promise<T> {
-    try {
-      return await this.#backend.transaction(fn);
-    } catch (e) {
-      if (e instanceof ParapetStateError && e.code === 'store-damaged') {
-        throw new MemoryStoreError(`${e.message}: run verify()`, 'backend');
+  #transaction<T>(fn: (tx: BackendTx) => T): Promise<T> {
+    // The error is mapped inside the callback (where the tree throws it), not
+    // by awaiting here: one promise less per operation.
+    return this.#backend.transaction((tx) => {
+      try {
+        return fn(tx);
+      } catch (e) {
+        if (e instanceof ParapetStateError && e.code === 'store-damaged') throw new MemoryStoreError(`${e.message}: run verify()`, 'backend');
+        throw e;
       }
-      throw e;
-    }
+    });
   }
 
   #provenance(kind: ProvenanceKind): Provenance {
@@ -416,8 +418,9 @@ export class VmgMemoryStore {
       op: w.op, ns, key, version, policy_tag: w.policy, provenance: w.provenance, write_hash: w.writeHash, parent_hash: w.parentHash,
       quarantined: w.quarantined, detail: w.detail,
     });
-    this.#storeValue(tx, ns, key, version, w.policy, w.bytes);
-    view.saveVersion({ v: version, seq, hash: w.writeHash, policy: w.policy, session: this.sessionId, quarantined: w.quarantined, erased: false });
+    const name = view.nameOf(version); // the value's reference and the version record's name
+    this.#storeValue(tx, name, ns, key, version, w.policy, w.bytes);
+    view.saveVersion({ v: version, seq, hash: w.writeHash, policy: w.policy, session: this.sessionId, quarantined: w.quarantined, erased: false }, name);
     view.saveHead({ latest: version, forgotten: false });
     return {
       namespace: ns, key, value: JSON.parse(w.text ?? decoder.decode(w.bytes)), version, policy_tag: w.policy, provenance: w.provenance,
@@ -431,8 +434,7 @@ export class VmgMemoryStore {
     return entry;
   }
 
-  #storeValue(tx: BackendTx, ns: string, key: string, version: number, policy: PolicyTag, bytes: Uint8Array): void {
-    const ref = valueRef(ns, key, version);
+  #storeValue(tx: BackendTx, ref: string, ns: string, key: string, version: number, policy: PolicyTag, bytes: Uint8Array): void {
     // Ephemeral values stay here, in an array of their own (`bytes` may be a reused buffer or a backend's view).
     if (policy === 'ephemeral') this.#ephemeral.set(ref, bytes.slice());
     else tx.putValue(ref, bytes);
