@@ -86,6 +86,12 @@ export class MemoryBackend implements StorageBackend {
   /** Per slot, the id of its value's bytes (NONE: no value) and its index record. */
   readonly #valueIds: number[] = [];
   readonly #recs: (IndexValue | undefined)[] = [];
+  /**
+   * Nodes loaded with a length other than 32 (cut short at rest): read as
+   * missing, so that a read that needs one stops with a typed error, as on
+   * SQLite, rather than being served a zero-padded hash.
+   */
+  #damagedNodes: Set<string> | undefined;
   /** Slots of names that lost both value and record, for reuse (session lists come and go). */
   readonly #freeSlots: number[] = [];
   #journal: Write[] | undefined;
@@ -141,8 +147,9 @@ export class MemoryBackend implements StorageBackend {
       },
       nodes: {
         leafCount: () => this.nodes.leafCount(),
-        get: (level, i) => this.nodes.get(level, i),
+        get: (level, i) => (this.#damagedNodes?.has(`${level}/${i}`) ? undefined : this.nodes.get(level, i)),
         set: (level, i, hash) => {
+          this.#damagedNodes?.delete(`${level}/${i}`);
           const old = this.nodes.get(level, i);
           // The new hash is not journaled: it is in the store (a persisting subclass reads it there).
           journal().push({ kind: 'node', level, index: i, before: old?.slice() });
@@ -173,6 +180,14 @@ export class MemoryBackend implements StorageBackend {
    * its state, and for tests and the playground playing an attacker who edits
    * memory directly. `hold(…, undefined)` removes.
    */
+  protected holdNode(level: number, i: number, hash: Uint8Array): void {
+    if (hash.length === 32) this.nodes.set(level, i, hash);
+    else {
+      (this.#damagedNodes ??= new Set()).add(`${level}/${i}`);
+      this.nodes.set(level, i, new Uint8Array(32)); // keeps the level's count; never read
+    }
+  }
+
   protected hold(kind: 'entry', seq: number, bytes: Uint8Array | undefined): void;
   protected hold(kind: 'value', ref: string, bytes: Uint8Array | undefined): void;
   protected hold(kind: 'index', name: string, value: IndexValue | undefined): void;

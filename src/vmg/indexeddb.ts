@@ -84,7 +84,7 @@ export class IndexedDbBackend extends MemoryBackend implements StorageBackend {
     for (const [name, v] of index!) this.hold('index', name as string, v as IndexValue);
     // Replay nodes level by level, index by index.
     const sorted = nodes!.map(([k, h]) => [...(k as [number, number]), h] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-    for (const [level, i, h] of sorted) this.nodes.set(level, i, new Uint8Array(h as ArrayBuffer));
+    for (const [level, i, h] of sorted) this.holdNode(level, i, new Uint8Array(h as ArrayBuffer));
   }
 
   override transaction<T>(fn: (tx: BackendTx) => T): Promise<T> {
