@@ -303,9 +303,11 @@ export class MemoryBackend implements StorageBackend {
         case 'value':
           w.after?.fill(0);
           this.#valueIds[this.#slot(w.ref)] = w.before;
+          this.#release(w.ref); // a name the transaction brought in leaves again
           break;
         case 'index':
           this.#recs[this.#slot(w.name)] = w.before;
+          this.#release(w.name);
           break;
         case 'node':
           if (w.before !== undefined) this.nodes.set(w.level, w.index, w.before);
