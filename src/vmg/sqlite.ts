@@ -9,8 +9,8 @@
  * - `log`: one row per entry — its bytes and the tree nodes its leaf completes
  *   (node (level, i) is completed by leaf (i + 1)·2^level − 1; it sits at
  *   byte level·32 of that row's `nodes`);
- * - `kv`: one row per name — a value and the index record of the same name
- *   share a row, and a key's rows sort together.
+ * - `kv`: one row per name, appended — a value and the index record of the
+ *   same name share a row; the index on name keeps a key's names together.
  */
 import Database from 'better-sqlite3';
 import type { BackendTx, IndexValue, StorageBackend } from './backend.js';
@@ -30,7 +30,7 @@ const SCHEMA = `
   CREATE TABLE IF NOT EXISTS kv (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, value BLOB, rec TEXT);
 `;
 const HASH = 32;
-/** Rows kept between transactions (valid while no other connection commits); past this the cache starts over. */
+/** Rows cached between transactions (see #stamp); past this many the cache starts over. */
 const CACHE_ROWS = 4096;
 
 /** Index records are JSON text; text that is not (edited at rest) comes back as the string itself, which no reader accepts. */
