@@ -101,4 +101,24 @@ describe('tampered entries that are still JSON', () => {
       { numRuns: 300 },
     );
   });
+
+  it('a huge version number edited in (or an erased list naming one) costs verify() nothing: it reports, it does not walk to it', async () => {
+    await init();
+    for (const [seq, huge] of [[0, 2 ** 32 - 2], [1, 2 ** 32 - 2], [1, Number.MAX_SAFE_INTEGER], [2, 2 ** 32 - 2]] as const) {
+      const backend = new RawMemoryBackend();
+      const store = await VmgMemoryStore.open({ backend, agentId: 'a', sessionId: 's' });
+      await store.put('k', 'v1', { policyTag: 'persistent' });
+      await store.put('k', 'v2', { policyTag: 'persistent' });
+      await store.forget('k');
+      const e = JSON.parse(new TextDecoder().decode(backend.entries()[seq])) as Record<string, unknown>;
+      if (e.op === 'forget') e.detail = { erased: [huge] };
+      else e.version = huge;
+      backend.setEntry(seq, new TextEncoder().encode(JSON.stringify(e)));
+      const started = performance.now();
+      const report = await store.verify();
+      expect(performance.now() - started).toBeLessThan(5_000); // a walk to 2^32 takes minutes
+      expect(report.ok).toBe(false);
+      expect(report.entries[seq]!.status).toBe('tampered');
+    }
+  });
 });

@@ -69,8 +69,12 @@ const ERASURE_LOGGED = 16;
 /** Written as ephemeral: its value never reached the backend and is gone after a restart, by design. */
 const EPHEMERAL = 32;
 
-/** One key as rebuilt from the log: its head, and the seq of each version's entry. */
-interface KeyState { readonly ns: string; readonly key: string; latest: number; forgotten: boolean; readonly seqs: number[]; indexOk: boolean }
+/**
+ * One key as rebuilt from the log: its head, and the seq of each version's
+ * entry. A Map, not an array by version: a version edited to 2^32 − 2 would
+ * make an array that long, and walking it would stall verify() for minutes.
+ */
+interface KeyState { readonly ns: string; readonly key: string; latest: number; forgotten: boolean; readonly seqs: Map<number, number>; indexOk: boolean }
 
 /**
  * Walk everything, one batch of entries at a time: leaf and value hashes are
@@ -160,20 +164,23 @@ export function verifyStore(tx: BackendTx, ephemeral: ReadonlyMap<string, Uint8A
 function rebuildKey(keys: Map<string, KeyState>, e: LogEntry, seq: number, bits: Uint8Array): KeyState {
   const name = keyIndexName(e.ns, e.key);
   let state = keys.get(name);
-  if (!state) keys.set(name, (state = { ns: e.ns, key: e.key, latest: 0, forgotten: false, seqs: [], indexOk: true }));
-  const at = state.seqs[e.version];
+  if (!state) keys.set(name, (state = { ns: e.ns, key: e.key, latest: 0, forgotten: false, seqs: new Map(), indexOk: true }));
+  const at = state.seqs.get(e.version);
   switch (e.op) {
     case 'put':
     case 'rollback':
-      state.seqs[e.version] = seq;
+      state.seqs.set(e.version, seq);
       bits[seq] = (e.quarantined === true ? QUARANTINED : 0) | (e.policy_tag === 'ephemeral' ? EPHEMERAL : 0);
       state.latest = e.version;
       state.forgotten = false;
       break;
     case 'forget':
       state.forgotten = true;
-      for (const s of state.seqs) if (s !== undefined) bits[s]! |= ERASED;
-      for (const v of (e.detail?.erased as number[] | undefined) ?? []) if (state.seqs[v] !== undefined) bits[state.seqs[v]!]! |= ERASURE_LOGGED;
+      for (const s of state.seqs.values()) bits[s]! |= ERASED;
+      for (const v of (e.detail?.erased as number[] | undefined) ?? []) {
+        const s = state.seqs.get(v);
+        if (s !== undefined) bits[s]! |= ERASURE_LOGGED;
+      }
       break;
     case 'purge':
       if (at !== undefined) bits[at]! |= ERASED | ERASURE_LOGGED;
@@ -204,8 +211,7 @@ function storedVersionMatches(stored: unknown, e: LogEntry, seq: number, bits: U
 
 /** Every version's stored status flags equal the rebuilt ones. */
 function sameFlags(state: KeyState, bits: Uint8Array): boolean {
-  for (const seq of state.seqs) {
-    if (seq === undefined) continue;
+  for (const seq of state.seqs.values()) {
     const b = bits[seq]!;
     if (((b & QUARANTINED) !== 0) !== ((b & STORED_QUARANTINED) !== 0) || ((b & ERASED) !== 0) !== ((b & STORED_ERASED) !== 0)) return false;
   }
