@@ -527,6 +527,27 @@ for (const h of [memory, sqlite, indexeddb]) {
         expect(tampered(v)).toEqual([]);
         expect(v.problems).toEqual(['index-mismatch:default/q']);
       });
+
+      it('a key head edited to claim more versions than the log holds stops reads and writes with a typed error, at once', async () => {
+        let { store, backend } = await seeded();
+        await h.setIndexRaw(backend, 'k\u0000default\u0000a', { latest: 1e12, forgotten: false });
+        ({ store, backend } = await reload(store, backend));
+        const started = performance.now();
+        for (const op of [() => store.get('a'), () => store.history('a'), () => store.put('a', 'x', { policyTag: 'persistent' }), () => store.forget('a'), () => store.rollback('a', 1, { reason: 'r' })]) {
+          await expect(op()).rejects.toMatchObject({ code: 'backend' });
+        }
+        expect(performance.now() - started).toBeLessThan(5_000); // walking a trillion versions would not end
+        expect((await store.verify()).problems).toEqual(['index-mismatch:default/a']);
+      });
+
+      it('a retention list edited to claim more items than the log holds stops endSession with a typed error, at once', async () => {
+        let { store, backend } = await seeded(); // 'c' is a session write of s1
+        await h.setIndexRaw(backend, 's\u0000s1', 1e12);
+        ({ store, backend } = await reload(store, backend));
+        const started = performance.now();
+        await expect(store.endSession('s1')).rejects.toMatchObject({ code: 'backend' });
+        expect(performance.now() - started).toBeLessThan(5_000);
+      });
     });
   });
 }

@@ -18,6 +18,11 @@ export class KeyView {
   ) {
     this.#headName = keyIndexName(ns, key);
     this.head = asKeyHead(tx.getIndex(this.#headName), key);
+    // Each version is one log entry: a head claiming more is damaged, and
+    // walking its versions (get, history, forget) would not end.
+    if (this.head && this.head.latest > tx.entryCount()) {
+      throw new MemoryStoreError(`the index head of "${key}" claims ${this.head.latest} versions in a log of ${tx.entryCount()} entries: run verify()`, 'backend');
+    }
   }
 
   /** The name of version `v`'s index record, which is also its value's reference. */

@@ -15,7 +15,8 @@ const itemName = (session: string, i: number) => `${sessionIndexName(session)}\u
 
 function count(tx: BackendTx, session: string): number {
   const n = tx.getIndex(sessionIndexName(session)) ?? 0;
-  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) throw new MemoryStoreError(`the retention list of session "${session}" is unreadable: run verify()`, 'backend');
+  // Each item is one write, hence one log entry: a larger count is damage, refused before any walk.
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0 || n > tx.entryCount()) throw new MemoryStoreError(`the retention list of session "${session}" is unreadable: run verify()`, 'backend');
   return n;
 }
 
