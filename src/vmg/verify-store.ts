@@ -6,7 +6,7 @@ import { MemoryNodeStore } from '../tlog/storage.js';
 import { MerkleTree } from '../tlog/tree.js';
 import { verifyConsistency } from '../tlog/verify.js';
 import type { BackendTx } from './backend.js';
-import { decodeEntry, HEAD_INDEX, keyIndexName, valueRef, versionIndexName, type KeyHead, type LogEntry } from './entry.js';
+import { decodeEntry, HEAD_INDEX, keyIndexName, versionIndexName, type KeyHead, type LogEntry } from './entry.js';
 
 export type EntryStatus = 'ok' | 'erased' | 'tampered';
 
@@ -121,9 +121,9 @@ export function verifyStore(tx: BackendTx, ephemeral: ReadonlyMap<string, Uint8A
       if (!entry || entry.op === 'refused') continue;
       const state = rebuildKey(keys, entry, seq, bits);
       if (entry.op !== 'put' && entry.op !== 'rollback') continue;
-      if (!storedVersionMatches(tx.getIndex(versionIndexName(entry.ns, entry.key, entry.version)), entry, seq, bits)) state.indexOk = false;
-      const ref = valueRef(entry.ns, entry.key, entry.version);
-      const value = entry.policy_tag === 'ephemeral' ? ephemeral.get(ref) : tx.getValue(ref);
+      const name = versionIndexName(entry.ns, entry.key, entry.version); // also the value's reference
+      if (!storedVersionMatches(tx.getIndex(name), entry, seq, bits)) state.indexOk = false;
+      const value = entry.policy_tag === 'ephemeral' ? ephemeral.get(name) : tx.getValue(name);
       if (value) {
         valueBytes.push(value);
         valueSeqs.push(seq);
@@ -140,8 +140,8 @@ export function verifyStore(tx: BackendTx, ephemeral: ReadonlyMap<string, Uint8A
       if (report.status === 'ok') report.status = 'erased';
     } else flag(report, 'value-missing');
   }
-  for (const state of keys.values()) {
-    if (!state.indexOk || !sameRecord(tx.getIndex(keyIndexName(state.ns, state.key)), { latest: state.latest, forgotten: state.forgotten }) || !sameFlags(state, bits)) {
+  for (const [name, state] of keys) {
+    if (!state.indexOk || !sameRecord(tx.getIndex(name), { latest: state.latest, forgotten: state.forgotten }) || !sameFlags(state, bits)) {
       problems.push(`index-mismatch:${state.ns}/${state.key}`);
     }
   }
