@@ -107,14 +107,18 @@ async function run(store: Map<string, VmgMemoryStore>, session: string, o: Op): 
 async function check(backend: StorageBackend, runs: number): Promise<void> {
   await fc.assert(
     fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 25 }), async (ops) => {
+      const file = join(mkdtempSync(join(tmpdir(), 'parapet-model-')), 'm.db');
       const b =
-        backend instanceof SqliteBackend ? new SqliteBackend(join(mkdtempSync(join(tmpdir(), 'parapet-model-')), 'm.db'))
+        backend instanceof SqliteBackend ? new SqliteBackend(file)
         : backend instanceof IndexedDbBackend ? await IndexedDbBackend.open(`model-${++idb}`, { locks: null })
         : new MemoryBackend();
-      // Two store objects over one backend: sessions s1 and s2 (ephemeral values live in the object that wrote them).
+      // On SQLite the second store object has a connection of its own to the same file, so
+      // every switch of session also tests that each connection's read cache sees the other's writes.
+      const b2 = b instanceof SqliteBackend ? new SqliteBackend(file) : b;
+      // Two store objects: sessions s1 and s2 (ephemeral values live in the object that wrote them).
       const stores = new Map([
         ['s1', await VmgMemoryStore.open({ backend: b, agentId: 'agent', sessionId: 's1' })],
-        ['s2', await VmgMemoryStore.open({ backend: b, agentId: 'agent', sessionId: 's2' })],
+        ['s2', await VmgMemoryStore.open({ backend: b2, agentId: 'agent', sessionId: 's2' })],
       ]);
       const model = new Map<string, Version[]>();
       let session = 's1';
@@ -143,6 +147,7 @@ async function check(backend: StorageBackend, runs: number): Promise<void> {
       expect(report.problems).toEqual([]);
       expect(report.counts.tampered).toBe(0);
       await b.close();
+      if (b2 !== b) await b2.close();
     }),
     { numRuns: runs },
   );
