@@ -35,6 +35,7 @@ export class KeyView {
   }
 
   version(v: number): VersionIndex | undefined {
+    if (v < 1) return undefined; // versions start at 1: a key's first put asks for its "latest", 0
     const cache = (this.#cache ??= new Map());
     if (!cache.has(v)) cache.set(v, asVersionIndex(this.tx.getIndex(this.nameOf(v)), this.key, v));
     return cache.get(v);
