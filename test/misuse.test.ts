@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   fromBase64, fromHex, hashChain, hmacSha256, init, merkleNodeHash, merkleNodeHashBatch, ParapetRangeError,
-  ParapetStateError, ParapetTypeError, sha256, sha256Batch, shannonEntropy, toBase64,
+  ParapetStateError, ParapetTypeError, sha256, sha256Batch, shannonEntropy, toBase64, toHex,
 } from '../src/index.js';
 
 beforeAll(() => init());
@@ -40,6 +40,12 @@ describe('misuse gets typed errors that name the parameter', () => {
     expect(() => fromHex('abc')).toThrow(/"hex"/);
     expect(() => fromHex('zz')).toThrow(ParapetRangeError);
     expect(Array.from(fromHex('00ff'))).toEqual([0, 255]);
+    // toHex at every length up to a few hundred bytes (its scratch grows), against Buffer's.
+    for (let n = 0; n < 300; n += 7) {
+      const bytes = new Uint8Array(n).map((_, i) => (i * 113 + n) & 0xff);
+      expect(toHex(bytes)).toBe(Buffer.from(bytes).toString('hex'));
+      expect(Array.from(fromHex(toHex(bytes)))).toEqual(Array.from(bytes));
+    }
     expect(toBase64(new Uint8Array([1, 2, 3, 4]))).toBe('AQIDBA==');
     expect(Array.from(fromBase64('AQIDBA=='))).toEqual([1, 2, 3, 4]);
     for (const bad of ['AQIDBA', 'AQID BA==', 'AQIDBB==', 'AQ-_', '====']) expect(() => fromBase64(bad), bad).toThrow(/base64/);

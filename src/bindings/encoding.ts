@@ -13,13 +13,28 @@ export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   return diff === 0;
 }
 
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+// Lowercase hex digits' ASCII codes, high nibble then low, per byte value.
+const HEX_HIGH = new Uint8Array(256).map((_, i) => '0123456789abcdef'.charCodeAt(i >>> 4));
+const HEX_LOW = new Uint8Array(256).map((_, i) => '0123456789abcdef'.charCodeAt(i & 15));
+const hexText = new TextDecoder();
+let hexScratch = new Uint8Array(128);
 
+/**
+ * Lowercase hex. The digits are written as ASCII bytes and decoded once:
+ * building the string two characters at a time made a string per byte, and
+ * this runs on every memory put (write hash, previous leaf).
+ */
 export function toHex(bytes: Uint8Array): string {
   assertBytes(bytes, 'bytes');
-  let s = '';
-  for (let i = 0; i < bytes.length; i++) s += HEX[bytes[i]!]!;
-  return s;
+  const n = bytes.length;
+  if (2 * n > hexScratch.length) hexScratch = new Uint8Array(2 ** Math.ceil(Math.log2(2 * n)));
+  const out = hexScratch;
+  for (let i = 0; i < n; i++) {
+    const b = bytes[i]!;
+    out[2 * i] = HEX_HIGH[b]!;
+    out[2 * i + 1] = HEX_LOW[b]!;
+  }
+  return hexText.decode(out.subarray(0, 2 * n));
 }
 
 export function fromHex(hex: string): Uint8Array {
