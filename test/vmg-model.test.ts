@@ -155,7 +155,7 @@ async function check(backend: StorageBackend, runs: number): Promise<void> {
 
 describe('the memory store against a model of its rules (property)', () => {
   it('on MemoryBackend', async () => check(new MemoryBackend(), Number(process.env.MODEL_RUNS ?? 300)), 600_000);
-  it('on SqliteBackend', async () => check(new SqliteBackend(join(mkdtempSync(join(tmpdir(), 'parapet-model-')), 'x.db')), 40), 120_000);
+  it('on SqliteBackend', async () => check(new SqliteBackend(join(mkdtempSync(join(tmpdir(), 'parapet-model-')), 'x.db')), Number(process.env.MODEL_RUNS_SQLITE ?? 40)), 120_000);
   it('on IndexedDbBackend', async () => check(await IndexedDbBackend.open('model-0', { locks: null }), 40), 120_000);
 });
 
