@@ -49,9 +49,9 @@ function readEntries(tx: BackendTx, start: number, end: number): Uint8Array[] {
   return raw;
 }
 
-/** A report while it is built; ok ones share one empty reasons list until something is flagged. */
+/** A report while it is built; ok ones share one empty reasons list (frozen: it is handed out) until something is flagged. */
 interface Report { seq: number; status: EntryStatus; reasons: string[]; op?: string; key?: string; version?: number }
-const NO_REASONS: string[] = [];
+const NO_REASONS = Object.freeze([]) as unknown as string[];
 
 function flag(report: Report, reason: string): void {
   report.status = 'tampered';
