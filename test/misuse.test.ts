@@ -40,8 +40,8 @@ describe('misuse gets typed errors that name the parameter', () => {
     expect(() => fromHex('abc')).toThrow(/"hex"/);
     expect(() => fromHex('zz')).toThrow(ParapetRangeError);
     expect(Array.from(fromHex('00ff'))).toEqual([0, 255]);
-    // toHex at every length up to a few hundred bytes (its scratch grows), against Buffer's.
-    for (let n = 0; n < 300; n += 7) {
+    // toHex at every length up to a few hundred bytes, and past its 4 KiB scratch, against Buffer's.
+    for (const n of [...Array.from({ length: 43 }, (_, i) => i * 7), 2047, 2048, 2049, 5000]) {
       const bytes = new Uint8Array(n).map((_, i) => (i * 113 + n) & 0xff);
       expect(toHex(bytes)).toBe(Buffer.from(bytes).toString('hex'));
       expect(Array.from(fromHex(toHex(bytes)))).toEqual(Array.from(bytes));

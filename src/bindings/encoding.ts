@@ -17,7 +17,7 @@ export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
 const HEX_HIGH = new Uint8Array(256).map((_, i) => '0123456789abcdef'.charCodeAt(i >>> 4));
 const HEX_LOW = new Uint8Array(256).map((_, i) => '0123456789abcdef'.charCodeAt(i & 15));
 const hexText = new TextDecoder();
-let hexScratch = new Uint8Array(128);
+const hexScratch = new Uint8Array(4096);
 
 /**
  * Lowercase hex. The digits are written as ASCII bytes and decoded once:
@@ -27,8 +27,8 @@ let hexScratch = new Uint8Array(128);
 export function toHex(bytes: Uint8Array): string {
   assertBytes(bytes, 'bytes');
   const n = bytes.length;
-  if (2 * n > hexScratch.length) hexScratch = new Uint8Array(2 ** Math.ceil(Math.log2(2 * n)));
-  const out = hexScratch;
+  // Digests and keys use the shared scratch; a large input gets a buffer of its own rather than growing it for good.
+  const out = 2 * n <= hexScratch.length ? hexScratch : new Uint8Array(2 * n);
   for (let i = 0; i < n; i++) {
     const b = bytes[i]!;
     out[2 * i] = HEX_HIGH[b]!;
