@@ -92,9 +92,9 @@ export function decodeEntry(bytes: Uint8Array | undefined): LogEntry | undefined
 }
 
 const OPS: readonly string[] = ['put', 'rollback', 'forget', 'purge', 'quarantine', 'promote', 'refused'];
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
-const isHash = isHex64;
+/** Shape checks for what storage hands back (not trusted): here, in the index readers and in verify(). */
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 const optional = (v: unknown, check: (v: unknown) => boolean) => v === undefined || check(v);
 
 function isProvenance(p: unknown): p is Provenance {
@@ -107,10 +107,10 @@ function isProvenance(p: unknown): p is Provenance {
 }
 
 function isLogEntry(e: unknown): e is LogEntry {
-  if (!isObject(e) || e.v !== 1 || !isCount(e.seq) || !(e.prev === null || isHash(e.prev)) || !OPS.includes(e.op as string)) return false;
+  if (!isObject(e) || e.v !== 1 || !isCount(e.seq) || !(e.prev === null || isHex64(e.prev)) || !OPS.includes(e.op as string)) return false;
   if (typeof e.ns !== 'string' || typeof e.key !== 'string' || !isCount(e.version) || !isProvenance(e.provenance)) return false;
-  if (!optional(e.policy_tag, (v) => POLICY_TAGS.includes(v as PolicyTag)) || !optional(e.write_hash, isHash)) return false;
-  if (!optional(e.parent_hash, (v) => v === null || isHash(v)) || !optional(e.quarantined, (v) => typeof v === 'boolean')) return false;
+  if (!optional(e.policy_tag, (v) => POLICY_TAGS.includes(v as PolicyTag)) || !optional(e.write_hash, isHex64)) return false;
+  if (!optional(e.parent_hash, (v) => v === null || isHex64(v)) || !optional(e.quarantined, (v) => typeof v === 'boolean')) return false;
   if (!optional(e.detail, isObject)) return false;
   // A version is written with its policy and its value's hash.
   if ((e.op === 'put' || e.op === 'rollback') && (e.policy_tag === undefined || e.write_hash === undefined)) return false;

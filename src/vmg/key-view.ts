@@ -1,5 +1,5 @@
 import type { BackendTx, IndexValue } from './backend.js';
-import { keyIndexName, versionIndexName, type KeyHead, type VersionIndex } from './entry.js';
+import { isCount, isObject, keyIndexName, versionIndexName, type KeyHead, type VersionIndex } from './entry.js';
 import { MemoryStoreError } from './errors.js';
 import { POLICY_TAGS } from './types.js';
 
@@ -73,19 +73,17 @@ export class KeyView {
 
 // Index records come from storage, which is not trusted: a record of the
 // wrong shape stops the operation with a typed error (verify() says more).
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 
 function asKeyHead(value: IndexValue | undefined, key: string): KeyHead | undefined {
   if (value === undefined) return undefined;
-  if (isRecord(value) && isCount(value.latest) && typeof value.forgotten === 'boolean') return value as unknown as KeyHead;
+  if (isObject(value) && isCount(value.latest) && typeof value.forgotten === 'boolean') return value as unknown as KeyHead;
   throw new MemoryStoreError(`the index head of "${key}" is unreadable: run verify()`, 'backend');
 }
 
 function asVersionIndex(value: IndexValue | undefined, key: string, v: number): VersionIndex | undefined {
   if (value === undefined) return undefined;
   if (
-    isRecord(value) && value.v === v && isCount(value.seq) && typeof value.hash === 'string' && POLICY_TAGS.includes(value.policy as never) &&
+    isObject(value) && value.v === v && isCount(value.seq) && typeof value.hash === 'string' && POLICY_TAGS.includes(value.policy as never) &&
     typeof value.session === 'string' && typeof value.quarantined === 'boolean' && typeof value.erased === 'boolean'
   ) {
     return value as unknown as VersionIndex;

@@ -1,5 +1,5 @@
 import type { BackendTx } from './backend.js';
-import { sessionIndexName } from './entry.js';
+import { isCount, sessionIndexName } from './entry.js';
 import { MemoryStoreError } from './errors.js';
 
 /**
@@ -16,7 +16,7 @@ const itemName = (session: string, i: number) => `${sessionIndexName(session)}\u
 function count(tx: BackendTx, session: string): number {
   const n = tx.getIndex(sessionIndexName(session)) ?? 0;
   // Each item is one write, hence one log entry: a larger count is damage, refused before any walk.
-  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0 || n > tx.entryCount()) throw new MemoryStoreError(`the retention list of session "${session}" is unreadable: run verify()`, 'backend');
+  if (!isCount(n) || n > tx.entryCount()) throw new MemoryStoreError(`the retention list of session "${session}" is unreadable: run verify()`, 'backend');
   return n;
 }
 

@@ -6,7 +6,7 @@ import { MemoryNodeStore } from '../tlog/storage.js';
 import { MerkleTree } from '../tlog/tree.js';
 import { verifyConsistency } from '../tlog/verify.js';
 import type { BackendTx } from './backend.js';
-import { decodeEntry, HEAD_INDEX, keyIndexName, versionIndexName, type KeyHead, type LogEntry } from './entry.js';
+import { decodeEntry, HEAD_INDEX, isObject, keyIndexName, versionIndexName, type LogEntry } from './entry.js';
 
 export type EntryStatus = 'ok' | 'erased' | 'tampered';
 
@@ -141,7 +141,7 @@ export function verifyStore(tx: BackendTx, ephemeral: ReadonlyMap<string, Uint8A
     } else flag(report, 'value-missing');
   }
   for (const [name, state] of keys) {
-    if (!state.indexOk || !sameRecord(tx.getIndex(name), { latest: state.latest, forgotten: state.forgotten }) || !sameFlags(state, bits)) {
+    if (!state.indexOk || !sameHead(tx.getIndex(name), state) || !sameFlags(state, bits)) {
       problems.push(`index-mismatch:${state.ns}/${state.key}`);
     }
   }
@@ -200,9 +200,8 @@ function rebuildKey(keys: Map<string, KeyState>, e: LogEntry, seq: number, bits:
  * writing must equal the entry's; its status flags are kept in `bits` and
  * compared with the rebuilt ones once the whole log has been read.
  */
-function storedVersionMatches(stored: unknown, e: LogEntry, seq: number, bits: Uint8Array): boolean {
-  if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) return false;
-  const r = stored as Record<string, unknown>;
+function storedVersionMatches(r: unknown, e: LogEntry, seq: number, bits: Uint8Array): boolean {
+  if (!isObject(r)) return false;
   if (r.v !== e.version || r.seq !== seq || r.hash !== e.write_hash || r.policy !== e.policy_tag || r.session !== e.provenance.session_id) return false;
   if (typeof r.quarantined !== 'boolean' || typeof r.erased !== 'boolean' || Object.keys(r).length !== 7) return false;
   bits[seq]! |= (r.quarantined ? STORED_QUARANTINED : 0) | (r.erased ? STORED_ERASED : 0);
@@ -244,13 +243,9 @@ function sameInteriorNodes(tx: BackendTx, fresh: MemoryNodeStore, n: number): bo
   return true;
 }
 
-/** A stored index record equals the rebuilt one: the same fields with the same scalar values, in any order. */
-function sameRecord(stored: unknown, want: KeyHead): boolean {
-  if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) return false;
-  const keys = Object.keys(want);
-  if (Object.keys(stored).length !== keys.length) return false;
-  for (const k of keys) if ((stored as Record<string, unknown>)[k] !== (want as unknown as Record<string, unknown>)[k]) return false;
-  return true;
+/** The stored head of a key is exactly the rebuilt one: its two fields, nothing else. */
+function sameHead(stored: unknown, rebuilt: KeyState): boolean {
+  return isObject(stored) && Object.keys(stored).length === 2 && stored.latest === rebuilt.latest && stored.forgotten === rebuilt.forgotten;
 }
 
 export type AgainstResult =
