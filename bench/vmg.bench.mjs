@@ -57,7 +57,7 @@ function replayOfPut(db, value) {
     dataVersion: db.prepare('PRAGMA data_version').pluck(),
     totalChanges: db.prepare('SELECT total_changes()').pluck(),
     getRec: db.prepare('SELECT rec FROM kv WHERE name = ?').pluck(),
-    putLog: db.prepare('INSERT INTO log (seq, entry, nodes) VALUES (?, ?, ?) ON CONFLICT (seq) DO UPDATE SET entry = excluded.entry, nodes = excluded.nodes'),
+    putLog: db.prepare('INSERT INTO log (seq, entry, nodes) VALUES (?, ?, ?) ON CONFLICT (seq) DO UPDATE SET entry = coalesce(excluded.entry, entry), nodes = coalesce(excluded.nodes, nodes)'),
     putKv: db.prepare('INSERT INTO kv (name, value, rec) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value, rec = excluded.rec'),
     putRec: db.prepare('INSERT INTO kv (name, rec) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET rec = excluded.rec'),
   };

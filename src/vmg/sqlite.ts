@@ -62,9 +62,8 @@ function statements(db: Database.Database) {
     leafCount: db.prepare('SELECT seq + 1 FROM log WHERE nodes IS NOT NULL ORDER BY seq DESC LIMIT 1').pluck(),
     getEntry: db.prepare('SELECT entry FROM log WHERE seq = ?').pluck(),
     getNodes: db.prepare('SELECT nodes FROM log WHERE seq = ?').pluck(),
-    putLog: db.prepare('INSERT INTO log (seq, entry, nodes) VALUES (?, ?, ?) ON CONFLICT (seq) DO UPDATE SET entry = excluded.entry, nodes = excluded.nodes'),
-    putEntry: db.prepare('INSERT INTO log (seq, entry) VALUES (?, ?) ON CONFLICT (seq) DO UPDATE SET entry = excluded.entry'),
-    putNodes: db.prepare('INSERT INTO log (seq, nodes) VALUES (?, ?) ON CONFLICT (seq) DO UPDATE SET nodes = excluded.nodes'),
+    // A log row's columns are only ever set, never cleared: NULL here means "unchanged".
+    putLog: db.prepare('INSERT INTO log (seq, entry, nodes) VALUES (?, ?, ?) ON CONFLICT (seq) DO UPDATE SET entry = coalesce(excluded.entry, entry), nodes = coalesce(excluded.nodes, nodes)'),
     getValue: db.prepare('SELECT value FROM kv WHERE name = ?').pluck(),
     getRec: db.prepare('SELECT rec FROM kv WHERE name = ?').pluck(),
     putKv: db.prepare('INSERT INTO kv (name, value, rec) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value, rec = excluded.rec'),
@@ -195,11 +194,7 @@ export class SqliteBackend implements StorageBackend {
     };
     const result = fn(tx);
     let changes = changesBefore;
-    for (const [seq, row] of logRows) {
-      if (row.entry && row.nodes) changes += q.putLog.run(seq, row.entry, row.nodes).changes;
-      else if (row.entry) changes += q.putEntry.run(seq, row.entry).changes;
-      else changes += q.putNodes.run(seq, row.nodes).changes;
-    }
+    for (const [seq, row] of logRows) changes += q.putLog.run(seq, row.entry ?? null, row.nodes ?? null).changes;
     for (const [name, row] of kvRows) {
       if (row.value !== undefined && row.rec !== undefined) changes += q.putKv.run(name, row.value, row.rec).changes;
       else if (row.value !== undefined) changes += q.putValue.run(name, row.value).changes;
