@@ -68,7 +68,7 @@ function replayOfPut(db, value) {
     q.getRec.get(`k\u0000default\u0000${key}`);
     q.putLog.run(seq++, entry, nodes);
     q.putKv.run(`k\u0000default\u0000${key}\u00001`, value, rec);
-    q.putRec.run(`k\u0000default\u0000${key}`, '{"latest":1,"forgotten":false}');
+    q.putRec.run(`k\u0000default\u0000${key}`, `{"latest":1,"forgotten":false,"hash":"${'b'.repeat(64)}","policy":"persistent"}`);
     q.putRec.run('m\u0000head', String(seq));
   });
   return (key) => tx.immediate(key);

@@ -44,16 +44,16 @@ describe('SqliteBackend read cache', () => {
   it('a failed operation leaves nothing behind, in the file or in the cache', async () => {
     const backend = new SqliteBackend(file());
     const store = await open(backend);
-    await store.put('k', 1, { policyTag: 'persistent' });
+    const { write_hash } = await store.put('k', 1, { policyTag: 'persistent' });
     await expect(
       backend.transaction((tx) => {
         tx.putEntry(1, new Uint8Array([1]));
-        tx.setIndex('k\u0000default\u0000k', { latest: 9, forgotten: false });
+        tx.setIndex('k\u0000default\u0000k', { latest: 9, forgotten: false, hash: write_hash, policy: 'persistent' });
         tx.nodes.set(0, 1, new Uint8Array(32));
         throw new Error('boom');
       }),
     ).rejects.toThrow('boom');
-    expect(await backend.transaction((tx) => [tx.entryCount(), tx.nodes.leafCount(), tx.getIndex('k\u0000default\u0000k')])).toEqual([1, 1, { latest: 1, forgotten: false }]);
+    expect(await backend.transaction((tx) => [tx.entryCount(), tx.nodes.leafCount(), tx.getIndex('k\u0000default\u0000k')])).toEqual([1, 1, { latest: 1, forgotten: false, hash: write_hash, policy: 'persistent' }]);
     await store.put('k', 2, { policyTag: 'persistent', expectedVersion: 1 });
     expect((await store.verify()).ok).toBe(true);
     await store.close();
@@ -77,6 +77,6 @@ describe('SqliteBackend layout', () => {
     const old = new Database(path);
     old.exec('CREATE TABLE entries (seq INTEGER PRIMARY KEY, bytes BLOB NOT NULL)');
     old.close();
-    expect(() => new SqliteBackend(path)).toThrow(expect.objectContaining({ code: 'backend', message: expect.stringMatching(/layout 0, expected 2/) }));
+    expect(() => new SqliteBackend(path)).toThrow(expect.objectContaining({ code: 'backend', message: expect.stringMatching(/layout 0, expected 3/) }));
   });
 });

@@ -528,9 +528,29 @@ for (const h of [memory, sqlite, indexeddb]) {
         expect(v.problems).toEqual(['index-mismatch:default/q']);
       });
 
+      it("a key head's copy of its latest version's hash or policy, edited, is reported", async () => {
+        let { store, backend } = await seeded();
+        const name = 'k\u0000default\u0000a';
+        const head = (await backend.transaction((tx) => tx.getIndex(name))) as Record<string, IndexValue>;
+        expect(head).toMatchObject({ latest: 2, forgotten: false, policy: 'persistent' });
+        for (const edit of [{ hash: 'f'.repeat(64) }, { policy: 'immutable' }] as Record<string, IndexValue>[]) {
+          await h.setIndexRaw(backend, name, { ...head, ...edit });
+          ({ store, backend } = await reload(store, backend));
+          const v = await store.verify();
+          expect(tampered(v)).toEqual([]);
+          expect(v.problems).toEqual(['index-mismatch:default/a']);
+        }
+        // A head that claims immutable makes a put refuse (fail closed), as an immutable latest version would.
+        await expect(store.put('a', 'x', { policyTag: 'persistent' })).rejects.toMatchObject({ code: 'immutable' });
+        await h.setIndexRaw(backend, name, head);
+        ({ store, backend } = await reload(store, backend));
+        expect((await store.put('a', 'x', { policyTag: 'persistent' })).parent_hash).toBe(head.hash);
+      });
+
       it('a key head edited to claim more versions than the log holds stops reads and writes with a typed error, at once', async () => {
         let { store, backend } = await seeded();
-        await h.setIndexRaw(backend, 'k\u0000default\u0000a', { latest: 1e12, forgotten: false });
+        const head = (await backend.transaction((tx) => tx.getIndex('k\u0000default\u0000a'))) as Record<string, IndexValue>;
+        await h.setIndexRaw(backend, 'k\u0000default\u0000a', { ...head, latest: 1e12 });
         ({ store, backend } = await reload(store, backend));
         const started = performance.now();
         for (const op of [() => store.get('a'), () => store.history('a'), () => store.put('a', 'x', { policyTag: 'persistent' }), () => store.forget('a'), () => store.rollback('a', 1, { reason: 'r' })]) {
@@ -569,7 +589,7 @@ describe('MemoryBackend transactions', () => {
         tx.putEntry(5, new Uint8Array([1]));
         tx.putValue('k\u0000default\u0000k0\u00001', new Uint8Array([9]));
         tx.deleteValue('k\u0000default\u0000k1\u00001');
-        tx.setIndex('k\u0000default\u0000k2', { latest: 9, forgotten: true });
+        tx.setIndex('k\u0000default\u0000k2', { latest: 9, forgotten: true, hash: 'a'.repeat(64), policy: 'persistent' });
         tx.deleteIndex('k\u0000default\u0000k3');
         tx.nodes.set(0, 5, new Uint8Array(32).fill(7));
         tx.nodes.set(1, 2, new Uint8Array(32).fill(8));
@@ -601,13 +621,13 @@ describe('MemoryBackend transactions', () => {
   it('IndexedDB: a write that cannot be committed is undone in the mirror', async () => {
     const backend = await IndexedDbBackend.open(`vmg-fail-${Date.now()}`);
     const store = await VmgMemoryStore.open({ backend, agentId: 'a', sessionId: 's' });
-    await store.put('k', 'v1', { policyTag: 'persistent' });
+    const { write_hash } = await store.put('k', 'v1', { policyTag: 'persistent' });
     (backend as unknown as { db: IDBDatabase }).db.close(); // every later IndexedDB transaction fails
     await expect(store.put('k', 'v2', { policyTag: 'persistent' })).rejects.toThrow();
     await backend.transaction((tx) => {
       expect(tx.entryCount()).toBe(1);
       expect(tx.nodes.leafCount()).toBe(1);
-      expect(tx.getIndex('k\u0000default\u0000k')).toEqual({ latest: 1, forgotten: false });
+      expect(tx.getIndex('k\u0000default\u0000k')).toEqual({ latest: 1, forgotten: false, hash: write_hash, policy: 'persistent' });
     }); // reads only: nothing to commit, so the closed database is not touched
     expect((await store.get('k'))!.record.value).toBe('v1');
   });

@@ -76,7 +76,12 @@ export class KeyView {
 
 function asKeyHead(value: IndexValue | undefined, key: string): KeyHead | undefined {
   if (value === undefined) return undefined;
-  if (isObject(value) && isCount(value.latest) && typeof value.forgotten === 'boolean') return value as unknown as KeyHead;
+  if (
+    isObject(value) && isCount(value.latest) && typeof value.forgotten === 'boolean' && typeof value.hash === 'string' &&
+    POLICY_TAGS.includes(value.policy as never)
+  ) {
+    return value as unknown as KeyHead;
+  }
   throw new MemoryStoreError(`the index head of "${key}" is unreadable: run verify()`, 'backend');
 }
 

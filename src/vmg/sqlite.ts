@@ -24,7 +24,7 @@ export interface SqliteOptions {
 }
 
 /** `PRAGMA user_version` of this layout; a file with another is refused, not misread. */
-const LAYOUT = 2;
+const LAYOUT = 3;
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS log (seq INTEGER PRIMARY KEY, entry BLOB, nodes BLOB);
   CREATE TABLE IF NOT EXISTS kv (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, value BLOB, rec TEXT);

@@ -133,8 +133,10 @@ export class VmgMemoryStore {
       if (options.expectedVersion !== undefined && options.expectedVersion !== latest) {
         return { conflict: latest } as const;
       }
-      const prior = view.version(latest);
-      if (prior && prior.policy === 'immutable' && !prior.erased) {
+      // The head carries what a put needs of the version before it. An immutable
+      // version is never erased (forget refuses it, purge takes session values only).
+      const prior = view.head;
+      if (prior && prior.policy === 'immutable') {
         this.#append(tx, { op: 'refused', ns, key, version: latest, provenance: this.#provenance(kind), detail: { operation: 'put' } });
         return { refused: true } as const;
       }
@@ -202,9 +204,9 @@ export class VmgMemoryStore {
     const outcome = await this.#transaction((tx) => {
       const view = new KeyView(tx, ns, key);
       const target = view.version(toVersion);
-      const prior = view.version(view.latest);
+      const prior = view.head;
       if (!target || !prior) return { missing: true } as const;
-      if (prior.policy === 'immutable' && !prior.erased) {
+      if (prior.policy === 'immutable') {
         this.#append(tx, { op: 'refused', ns, key, version: view.latest, provenance: this.#provenance('user'), detail: { operation: 'rollback', to: toVersion, reason: options.reason } });
         return { refused: true } as const;
       }
@@ -244,7 +246,7 @@ export class VmgMemoryStore {
         if (!v.erased) view.saveVersion({ ...v, erased: true });
       }
       this.#append(tx, { op: 'forget', ns, key, version: view.latest, provenance: this.#provenance('user'), detail: { erased, ...(options.reason ? { reason: options.reason } : {}) } });
-      view.saveHead({ latest: view.latest, forgotten: true });
+      view.saveHead({ ...view.head, forgotten: true });
       return { erased };
     });
     if ('missing' in outcome) throw new MemoryStoreError(`"${key}" does not exist`, 'not-found');
@@ -421,7 +423,7 @@ export class VmgMemoryStore {
     const name = view.nameOf(version); // the value's reference and the version record's name
     this.#storeValue(tx, name, ns, key, version, w.policy, w.bytes);
     view.saveVersion({ v: version, seq, hash: w.writeHash, policy: w.policy, session: this.sessionId, quarantined: w.quarantined, erased: false }, name);
-    view.saveHead({ latest: version, forgotten: false });
+    view.saveHead({ latest: version, forgotten: false, hash: w.writeHash, policy: w.policy });
     return {
       namespace: ns, key, value: JSON.parse(w.text ?? decoder.decode(w.bytes)), version, policy_tag: w.policy, provenance: w.provenance,
       write_hash: w.writeHash, parent_hash: w.parentHash, quarantined: w.quarantined, seq,

@@ -74,7 +74,17 @@ const EPHEMERAL = 32;
  * entry. A Map, not an array by version: a version edited to 2^32 − 2 would
  * make an array that long, and walking it would stall verify() for minutes.
  */
-interface KeyState { readonly ns: string; readonly key: string; latest: number; forgotten: boolean; readonly seqs: Map<number, number>; indexOk: boolean }
+interface KeyState {
+  readonly ns: string;
+  readonly key: string;
+  latest: number;
+  forgotten: boolean;
+  /** The latest version's write_hash and policy (the head repeats them). */
+  hash: string | undefined;
+  policy: string | undefined;
+  readonly seqs: Map<number, number>;
+  indexOk: boolean;
+}
 
 /**
  * Walk everything, one batch of entries at a time: leaf and value hashes are
@@ -164,7 +174,7 @@ export function verifyStore(tx: BackendTx, ephemeral: ReadonlyMap<string, Uint8A
 function rebuildKey(keys: Map<string, KeyState>, e: LogEntry, seq: number, bits: Uint8Array): KeyState {
   const name = keyIndexName(e.ns, e.key);
   let state = keys.get(name);
-  if (!state) keys.set(name, (state = { ns: e.ns, key: e.key, latest: 0, forgotten: false, seqs: new Map(), indexOk: true }));
+  if (!state) keys.set(name, (state = { ns: e.ns, key: e.key, latest: 0, forgotten: false, hash: undefined, policy: undefined, seqs: new Map(), indexOk: true }));
   const at = state.seqs.get(e.version);
   switch (e.op) {
     case 'put':
@@ -173,6 +183,8 @@ function rebuildKey(keys: Map<string, KeyState>, e: LogEntry, seq: number, bits:
       bits[seq] = (e.quarantined === true ? QUARANTINED : 0) | (e.policy_tag === 'ephemeral' ? EPHEMERAL : 0);
       state.latest = e.version;
       state.forgotten = false;
+      state.hash = e.write_hash;
+      state.policy = e.policy_tag;
       break;
     case 'forget':
       state.forgotten = true;
@@ -243,9 +255,12 @@ function sameInteriorNodes(tx: BackendTx, fresh: MemoryNodeStore, n: number): bo
   return true;
 }
 
-/** The stored head of a key is exactly the rebuilt one: its two fields, nothing else. */
+/** The stored head of a key is exactly the rebuilt one: its four fields, nothing else. */
 function sameHead(stored: unknown, rebuilt: KeyState): boolean {
-  return isObject(stored) && Object.keys(stored).length === 2 && stored.latest === rebuilt.latest && stored.forgotten === rebuilt.forgotten;
+  return (
+    isObject(stored) && Object.keys(stored).length === 4 && stored.latest === rebuilt.latest && stored.forgotten === rebuilt.forgotten &&
+    stored.hash === rebuilt.hash && stored.policy === rebuilt.policy
+  );
 }
 
 export type AgainstResult =
