@@ -50,10 +50,14 @@ export interface BackendTx {
   readonly nodes: NodeStore;
 }
 
-/** One write of a transaction, with what it replaced (for persisting it, or undoing it). */
+/**
+ * One write of a transaction, with what it replaced (for persisting it, or
+ * undoing it). Entry and value bytes are ids in the backend's byte store
+ * (`bytesOf` reads them): a view per write was two allocations per put.
+ */
 export type Write =
-  | { readonly kind: 'entry'; readonly seq: number; readonly after: Uint8Array; readonly before: number }
-  | { readonly kind: 'value'; readonly ref: string; readonly after: Uint8Array | undefined; readonly before: number }
+  | { readonly kind: 'entry'; readonly seq: number; readonly after: number; readonly before: number }
+  | { readonly kind: 'value'; readonly ref: string; readonly after: number; readonly before: number }
   | { readonly kind: 'index'; readonly name: string; readonly after: IndexValue | undefined; readonly before: IndexValue | undefined }
   | { readonly kind: 'node'; readonly level: number; readonly index: number; readonly before: Uint8Array | undefined };
 
@@ -108,7 +112,7 @@ export class MemoryBackend implements StorageBackend {
       putEntry: (seq, bytes) => {
         const log = journal();
         const id = this.#bytes.add(bytes);
-        log.push({ kind: 'entry', seq, after: this.#bytes.get(id), before: this.#entries[seq] ?? NONE });
+        log.push({ kind: 'entry', seq, after: id, before: this.#entries[seq] ?? NONE });
         this.#setEntry(seq, id);
       },
       getValue: (ref) => {
@@ -120,13 +124,13 @@ export class MemoryBackend implements StorageBackend {
         const log = journal();
         const slot = this.#slot(ref);
         const id = this.#bytes.add(bytes);
-        log.push({ kind: 'value', ref, after: this.#bytes.get(id), before: this.#valueIds[slot]! });
+        log.push({ kind: 'value', ref, after: id, before: this.#valueIds[slot]! });
         this.#valueIds[slot] = id;
       },
       deleteValue: (ref) => {
         const slot = this.#slots.get(ref);
         if (slot === undefined || this.#valueIds[slot] === NONE) return;
-        journal().push({ kind: 'value', ref, after: undefined, before: this.#valueIds[slot]! });
+        journal().push({ kind: 'value', ref, after: NONE, before: this.#valueIds[slot]! });
         this.#valueIds[slot] = NONE;
       },
       getIndex: (name) => {
@@ -172,7 +176,12 @@ export class MemoryBackend implements StorageBackend {
   /** The entry bytes at `seq`, or undefined. */
   protected entryAt(seq: number): Uint8Array | undefined {
     const id = this.#entries[seq];
-    return id === undefined || id === NONE ? undefined : this.#bytes.get(id);
+    return id === undefined ? undefined : this.bytesOf(id);
+  }
+
+  /** The bytes a Write names (undefined: none, a deleted value). */
+  protected bytesOf(id: number): Uint8Array | undefined {
+    return id === NONE ? undefined : this.#bytes.get(id);
   }
 
   /*
@@ -278,7 +287,8 @@ export class MemoryBackend implements StorageBackend {
   protected settle(writes: readonly Write[]): void {
     for (const w of writes) {
       if (w.kind === 'value' && w.before !== NONE) this.#bytes.zero(w.before);
-      if ((w.kind === 'value' || w.kind === 'index') && w.after === undefined) this.#release(w.kind === 'value' ? w.ref : w.name);
+      if (w.kind === 'value' && w.after === NONE) this.#release(w.ref);
+      else if (w.kind === 'index' && w.after === undefined) this.#release(w.name);
     }
   }
 
@@ -295,13 +305,13 @@ export class MemoryBackend implements StorageBackend {
       const w = writes[i]!;
       switch (w.kind) {
         case 'entry':
-          w.after.fill(0); // our own copy, never committed
+          this.#bytes.zero(w.after); // our own copy, never committed
           if (w.before !== NONE) this.#entries[w.seq] = w.before;
           else if (w.seq === this.#entries.length - 1) this.#entries.length = w.seq;
           else this.#entries[w.seq] = NONE;
           break;
         case 'value':
-          w.after?.fill(0);
+          if (w.after !== NONE) this.#bytes.zero(w.after);
           this.#valueIds[this.#slot(w.ref)] = w.before;
           this.#release(w.ref); // a name the transaction brought in leaves again
           break;

@@ -109,10 +109,11 @@ export class IndexedDbBackend extends MemoryBackend implements StorageBackend {
     return new Promise((resolve, reject) => {
       const t = this.db.transaction([...STORES], 'readwrite');
       for (const w of writes) {
-        if (w.kind === 'entry') t.objectStore('entries').put(ownBuffer(w.after), w.seq);
+        if (w.kind === 'entry') t.objectStore('entries').put(ownBuffer(this.bytesOf(w.after)!), w.seq);
         else if (w.kind === 'value') {
-          if (w.after === undefined) t.objectStore('values').delete(w.ref);
-          else t.objectStore('values').put(ownBuffer(w.after), w.ref);
+          const bytes = this.bytesOf(w.after);
+          if (bytes === undefined) t.objectStore('values').delete(w.ref);
+          else t.objectStore('values').put(ownBuffer(bytes), w.ref);
         } else if (w.kind === 'index') {
           if (w.after === undefined) t.objectStore('index').delete(w.name);
           else t.objectStore('index').put(w.after, w.name);

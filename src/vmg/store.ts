@@ -58,6 +58,7 @@ export interface PurgeReport {
 }
 
 const DEFAULT_NS = 'default';
+const NOT_FLAGGED: readonly string[] = Object.freeze([]);
 
 function checkKey(key: unknown): asserts key is string {
   if (typeof key !== 'string' || key.length === 0 || key.length > 1024) throw new ParapetTypeError('"key" must be a non-empty string of at most 1024 characters');
@@ -377,8 +378,8 @@ export class VmgMemoryStore {
     return { agent_id: this.agentId, session_id: this.sessionId, timestamp: this.#clock(), kind };
   }
 
-  #flags(text: string): string[] {
-    if (!this.#guard) return [];
+  #flags(text: string): readonly string[] {
+    if (!this.#guard) return NOT_FLAGGED;
     const verdict = this.#guard.inspect(text);
     return this.#guardLevels.includes(verdict.level) ? [`guard:${verdict.level}`, ...(verdict.reasons ?? [])] : [];
   }
@@ -395,7 +396,12 @@ export class VmgMemoryStore {
     const tree = this.#tree(tx);
     const seq = tree.size;
     const prev = seq > 0 ? toHex(tree.leafHash(seq - 1)) : null;
-    const bytes = entryScratch.encode(entryJson({ v: 1, seq, prev, ...fields })); // undefined fields are absent; copied by the backend
+    // Field by field, not by spreading `fields`: a spread was a visible share of a put. Undefined fields are absent.
+    const entry: LogEntry = {
+      v: 1, seq, prev, op: fields.op, ns: fields.ns, key: fields.key, version: fields.version, policy_tag: fields.policy_tag, provenance: fields.provenance,
+      write_hash: fields.write_hash, parent_hash: fields.parent_hash, quarantined: fields.quarantined, detail: fields.detail,
+    };
+    const bytes = entryScratch.encode(entryJson(entry)); // copied by the backend
     tx.putEntry(seq, bytes);
     tree.appendLeafHash(hashLeaf(bytes));
     // Only the size: enough to notice a truncated log, and free. (A root here
