@@ -70,10 +70,37 @@ const ERASURE_LOGGED = 16;
 const EPHEMERAL = 32;
 
 /**
- * One key as rebuilt from the log: its head, and the seq of each version's
- * entry. A Map, not an array by version: a version edited to 2^32 − 2 would
- * make an array that long, and walking it would stall verify() for minutes.
+ * The seq of each version of one key: an array while versions arrive 1, 2, 3…
+ * (as in every log the store writes), a Map from the first that does not. Not
+ * an array alone: a version edited to 2^32 − 2 would make one that long, and
+ * walking it would stall verify() for minutes. Not a Map alone: a Map per key
+ * was a tenth of verify().
  */
+class VersionSeqs {
+  #dense: number[] = [];
+  #sparse: Map<number, number> | undefined;
+
+  get(v: number): number | undefined {
+    return this.#sparse ? this.#sparse.get(v) : v >= 1 ? this.#dense[v - 1] : undefined;
+  }
+
+  set(v: number, seq: number): void {
+    if (!this.#sparse) {
+      if (v >= 1 && v <= this.#dense.length + 1) {
+        this.#dense[v - 1] = seq;
+        return;
+      }
+      this.#sparse = new Map(this.#dense.map((s, i) => [i + 1, s]));
+    }
+    this.#sparse.set(v, seq);
+  }
+
+  values(): Iterable<number> {
+    return this.#sparse ? this.#sparse.values() : this.#dense;
+  }
+}
+
+/** One key as rebuilt from the log: its head, and the seq of each version's entry. */
 interface KeyState {
   readonly ns: string;
   readonly key: string;
@@ -82,7 +109,7 @@ interface KeyState {
   /** The latest version's write_hash and policy (the head repeats them). */
   hash: string | undefined;
   policy: string | undefined;
-  readonly seqs: Map<number, number>;
+  readonly seqs: VersionSeqs;
   indexOk: boolean;
 }
 
@@ -174,7 +201,7 @@ export function verifyStore(tx: BackendTx, ephemeral: ReadonlyMap<string, Uint8A
 function rebuildKey(keys: Map<string, KeyState>, e: LogEntry, seq: number, bits: Uint8Array): KeyState {
   const name = keyIndexName(e.ns, e.key);
   let state = keys.get(name);
-  if (!state) keys.set(name, (state = { ns: e.ns, key: e.key, latest: 0, forgotten: false, hash: undefined, policy: undefined, seqs: new Map(), indexOk: true }));
+  if (!state) keys.set(name, (state = { ns: e.ns, key: e.key, latest: 0, forgotten: false, hash: undefined, policy: undefined, seqs: new VersionSeqs(), indexOk: true }));
   const at = state.seqs.get(e.version);
   switch (e.op) {
     case 'put':
