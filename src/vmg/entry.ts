@@ -62,9 +62,14 @@ const jsonBoolean = (b: unknown): string => (b === true ? 'true' : b === false ?
 const oneOf = (s: unknown, names: readonly string[]): string => (names.includes(s as string) ? `"${s as string}"` : canonicalJson(s));
 const hashString = (s: unknown): string => (isHex64(s) ? `"${s}"` : canonicalJson(s));
 
-const HEX64 = /^[0-9a-f]{64}$/;
-// A regex, not a loop over char codes: a third faster, and verify() checks three per entry.
-const isHex64 = (s: unknown): s is string => typeof s === 'string' && HEX64.test(s);
+function isHex64(s: unknown): s is string {
+  if (typeof s !== 'string' || s.length !== 64) return false;
+  for (let i = 0; i < 64; i++) {
+    const c = s.charCodeAt(i);
+    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return false;
+  }
+  return true;
+}
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
