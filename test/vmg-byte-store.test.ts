@@ -15,16 +15,64 @@ describe('ByteStore', () => {
     );
   });
 
-  it('copies (the caller may reuse its buffer) and zeroes one string without touching its neighbours', () => {
+  it('copies (the caller may reuse its buffer) and zeroes a freed string without touching its neighbours', () => {
     const store = new ByteStore();
     const scratch = new Uint8Array([1, 2, 3]);
     const a = store.add(scratch);
     scratch.fill(9);
     const b = store.add(scratch);
-    expect([...store.get(a)]).toEqual([1, 2, 3]);
-    store.zero(a);
-    expect([...store.get(a)]).toEqual([0, 0, 0]);
+    const viewOfA = store.get(a);
+    expect([...viewOfA]).toEqual([1, 2, 3]);
+    store.free(a);
+    expect([...viewOfA]).toEqual([0, 0, 0]);
     expect([...store.get(b)]).toEqual([9, 9, 9]);
+  });
+
+  it('frees: what is kept reads back, what is freed is zeroed, and space comes back once chunks are mostly free (property)', () => {
+    const op = fc.oneof(
+      { arbitrary: fc.record({ add: fc.integer({ min: 0, max: 70_000 }) }), weight: 2 }, // past LARGE too
+      { arbitrary: fc.record({ free: fc.nat() }), weight: 1 },
+    );
+    fc.assert(
+      fc.property(fc.array(op, { minLength: 100, maxLength: 300 }), (ops) => {
+        const store = new ByteStore();
+        const live = new Map<number, Uint8Array>();
+        const freedViews: Uint8Array[] = [];
+        let n = 0;
+        for (const o of ops) {
+          if ('add' in o) {
+            const bytes = new Uint8Array(o.add).fill((n++ % 255) + 1);
+            live.set(store.add(bytes), bytes);
+          } else if (live.size > 0) {
+            const id = [...live.keys()][o.free % live.size]!;
+            freedViews.push(store.get(id));
+            store.free(id);
+            live.delete(id);
+          }
+        }
+        for (const [id, bytes] of live) if (Buffer.compare(store.get(id), bytes) !== 0) return false;
+        if (!freedViews.every((v) => v.every((b) => b === 0))) return false;
+        // Every finished chunk still held is at least a quarter in use; large strings are held only while kept.
+        let small = 0;
+        let large = 0;
+        for (const bytes of live.values()) bytes.length > ByteStore.LARGE ? (large += bytes.length) : (small += bytes.length);
+        return store.bytesHeld() <= 4 * small + ByteStore.CHUNK + large;
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('a store that keeps writing and freeing stays the size of what it keeps', () => {
+    const store = new ByteStore();
+    const kept: number[] = [];
+    for (let round = 0; round < 200; round++) {
+      const ids = Array.from({ length: 100 }, () => store.add(new Uint8Array(1000).fill(1)));
+      kept.push(ids[0]!); // one of each hundred stays
+      for (const id of ids.slice(1)) store.free(id);
+    }
+    // 20 MB written, 200 KB kept: without compaction all 20 chunks would be held.
+    expect(store.bytesHeld()).toBeLessThanOrEqual(2 * ByteStore.CHUNK);
+    expect(kept.every((id) => store.get(id).length === 1000 && store.get(id).every((b) => b === 1))).toBe(true);
   });
 
   it('fills one chunk before starting the next: ids stay valid as chunks are added', () => {
@@ -40,7 +88,27 @@ describe('MemoryBackend names', () => {
     names() {
       return this.heldNames();
     }
+    bytes() {
+      return this.heldBytes();
+    }
   }
+
+  it('a long-lived backend whose session values are purged every session does not grow by them', async () => {
+    await init();
+    const backend = new Inspectable();
+    const big = { text: 'x'.repeat(8000) };
+    for (let s = 0; s < 50; s++) {
+      const store = await VmgMemoryStore.open({ backend, agentId: 'a', sessionId: `s${s}` });
+      for (let i = 0; i < 40; i++) await store.put(`note${i}`, big, { policyTag: 'session' });
+      await store.endSession();
+    }
+    // 16 MB of values were written and purged; what is kept is the log (≈ 4000 entries of ≈ 450 bytes).
+    expect(backend.bytes()).toBeLessThan(8 * 2 ** 20);
+    const store = await VmgMemoryStore.open({ backend, agentId: 'a', sessionId: 'after' });
+    await store.put('kept', big, { policyTag: 'persistent' });
+    expect((await store.get('kept'))!.record.value).toEqual(big);
+    expect(await store.verify()).toMatchObject({ ok: true, counts: { tampered: 0, erased: 2000 } });
+  });
 
   it('a name left with neither value nor record is dropped when its transaction commits, not before', async () => {
     await init();

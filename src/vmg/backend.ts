@@ -227,6 +227,11 @@ export class MemoryBackend implements StorageBackend {
     return slot === undefined ? undefined : this.#recs[slot];
   }
 
+  /** Bytes held for entries and values (erased ones come back as their chunks empty). */
+  protected heldBytes(): number {
+    return this.#bytes.bytesHeld();
+  }
+
   /** Names held with a value or an index record. */
   protected heldNames(): { values: string[]; index: string[] } {
     const values: string[] = [];
@@ -279,14 +284,15 @@ export class MemoryBackend implements StorageBackend {
   }
 
   /**
-   * After a transaction is committed: zero the bytes of values it erased or
-   * replaced — they sit in shared chunks that outlive them, and an erased
-   * value must not linger in memory — and free the slots of names left with
-   * nothing. (Not before commit: undo puts them back.)
+   * After a transaction is committed: free (zero, and give the space back as
+   * chunks empty) the bytes of values it erased or replaced — they sit in
+   * shared chunks that outlive them, and an erased value must not linger in
+   * memory — and free the slots of names left with nothing. (Not before
+   * commit: undo puts them back.)
    */
   protected settle(writes: readonly Write[]): void {
     for (const w of writes) {
-      if (w.kind === 'value' && w.before !== NONE) this.#bytes.zero(w.before);
+      if (w.kind === 'value' && w.before !== NONE) this.#bytes.free(w.before);
       if (w.kind === 'value' && w.after === NONE) this.#release(w.ref);
       else if (w.kind === 'index' && w.after === undefined) this.#release(w.name);
     }
@@ -305,13 +311,13 @@ export class MemoryBackend implements StorageBackend {
       const w = writes[i]!;
       switch (w.kind) {
         case 'entry':
-          this.#bytes.zero(w.after); // our own copy, never committed
+          this.#bytes.free(w.after); // our own copy, never committed
           if (w.before !== NONE) this.#entries[w.seq] = w.before;
           else if (w.seq === this.#entries.length - 1) this.#entries.length = w.seq;
           else this.#entries[w.seq] = NONE;
           break;
         case 'value':
-          if (w.after !== NONE) this.#bytes.zero(w.after);
+          if (w.after !== NONE) this.#bytes.free(w.after);
           this.#valueIds[this.#slot(w.ref)] = w.before;
           this.#release(w.ref); // a name the transaction brought in leaves again
           break;
