@@ -101,7 +101,7 @@ const sqlite: Harness = {
 
 const idbNames = new WeakMap<StorageBackend, string>();
 const idbRaw = async (name: string, fn: (t: IDBTransaction) => void) => {
-  const open = indexedDB.open(name, 1);
+  const open = indexedDB.open(name); // the version it has
   const db = await new Promise<IDBDatabase>((res, rej) => ((open.onsuccess = () => res(open.result)), (open.onerror = () => rej(open.error))));
   const t = db.transaction(['entries', 'values', 'index', 'nodes'], 'readwrite');
   fn(t);
@@ -681,6 +681,31 @@ describe('IndexedDbBackend: one writer per database', () => {
     const store = await VmgMemoryStore.open({ backend: again, agentId: 'a', sessionId: 's' });
     await store.put('k', 1, { policyTag: 'persistent' });
     await store.close();
+  });
+
+  it("a database of another layout (an earlier build's, or a later one's) is refused and left as it was", async () => {
+    const openRaw = (name: string, version: number, upgrade?: (db: IDBDatabase) => void) =>
+      new Promise<IDBDatabase>((res, rej) => {
+        const r = indexedDB.open(name, version);
+        r.onupgradeneeded = () => upgrade?.(r.result);
+        r.onsuccess = () => res(r.result);
+        r.onerror = () => rej(r.error);
+      });
+    const earlier = `vmg-layout-1-${Date.now()}`;
+    const db = await openRaw(earlier, 1, (d) => {
+      for (const s of ['entries', 'values', 'index', 'nodes']) d.createObjectStore(s);
+      d.createObjectStore('mine');
+    });
+    db.close();
+    const locks = fakeLocks();
+    await expect(IndexedDbBackend.open(earlier, { locks })).rejects.toMatchObject({ code: 'backend', message: expect.stringMatching(/layout 1, expected 2/) });
+    expect(locks.held.size).toBe(0); // the lock is released with the refusal
+    const after = await openRaw(earlier, 1);
+    expect([after.version, [...after.objectStoreNames].sort()]).toEqual([1, ['entries', 'index', 'mine', 'nodes', 'values']]);
+    after.close();
+    const later = `vmg-layout-3-${Date.now()}`;
+    (await openRaw(later, 3)).close();
+    await expect(IndexedDbBackend.open(later, { locks: null })).rejects.toMatchObject({ code: 'backend', message: expect.stringMatching(/layout newer, expected 2/) });
   });
 
   it('locks: null opts out (the caller then owns the one-writer rule)', async () => {

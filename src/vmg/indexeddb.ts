@@ -12,6 +12,12 @@ import { MemoryBackend, type BackendTx, type IndexValue, type StorageBackend, ty
 import { MemoryStoreError } from './errors.js';
 
 const STORES = ['entries', 'values', 'index', 'nodes'] as const;
+/**
+ * The database version is the layout's: 2 since key heads carry their latest
+ * version's hash and policy. A database of another (an earlier build's, or a
+ * later one's) is refused rather than misread, as SqliteBackend refuses a file.
+ */
+const LAYOUT = 2;
 
 function request<T>(r: IDBRequest<T>): Promise<T> {
   return new Promise((resolve, reject) => {
@@ -56,11 +62,21 @@ export class IndexedDbBackend extends MemoryBackend implements StorageBackend {
     const unlock = locks ? await exclusive(locks, `parapet-vmg:${name}`) : undefined;
     if (locks && !unlock) throw new MemoryStoreError(`the store "${name}" is open in another tab or worker: one writer per database`, 'backend');
     try {
-      const open = factory.open(name, 1);
-      open.onupgradeneeded = () => {
-        for (const s of STORES) if (!open.result.objectStoreNames.contains(s)) open.result.createObjectStore(s);
+      const open = factory.open(name, LAYOUT);
+      let refused: number | undefined;
+      open.onupgradeneeded = (event) => {
+        if (event.oldVersion !== 0) {
+          refused = event.oldVersion;
+          open.transaction!.abort(); // leaves the database as it was
+          return;
+        }
+        for (const s of STORES) open.result.createObjectStore(s);
       };
-      const db = await request(open);
+      const db = await request(open).catch((e: unknown) => {
+        const version = refused ?? ((e as Error)?.name === 'VersionError' ? 'newer' : undefined);
+        if (version === undefined) throw e;
+        throw new MemoryStoreError(`the IndexedDB database "${name}" is not a parapet memory store of this version (layout ${version}, expected ${LAYOUT})`, 'backend');
+      });
       const backend = new IndexedDbBackend(db);
       backend.#unlock = unlock;
       await backend.#load();
