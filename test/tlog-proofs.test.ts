@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { init, toHex } from '../src/index.js';
 import { emptyRoot, hashChildren, hashLeaf } from '../src/tlog/hasher.js';
+import { isPowerOfTwo, splitPoint } from '../src/tlog/math.js';
 import { MerkleTree } from '../src/tlog/tree.js';
 import { verifyConsistency, verifyInclusion } from '../src/tlog/verify.js';
 import { hex, readVectorJson, vectorPath } from './helpers/vectors.js';
@@ -198,5 +199,28 @@ describe('appendLeafHashes', () => {
     for (const [a, b] of [[0, 1], [1, 100], [100, 101], [101, 513], [513, 777]] as const) batched.appendLeafHashes(leaves.slice(a, b).map(hashLeaf));
     for (const size of [1, 2, 3, 100, 101, 512, 513, 776, 777]) expect(toHex(batched.root(size))).toBe(toHex(one.root(size)));
     expect(() => batched.appendLeafHashes([new Uint8Array(31)])).toThrow(/"hashes\[0\]" must be 32 bytes/);
+  });
+});
+
+describe('size arithmetic', () => {
+  // Reference in BigInt, exact for every safe integer.
+  const refIsPowerOfTwo = (n: number) => n > 0 && (BigInt(n) & (BigInt(n) - 1n)) === 0n;
+  const refSplitPoint = (n: number) => {
+    let k = 1n;
+    while (k * 2n < BigInt(n)) k *= 2n;
+    return Number(k);
+  };
+  // Around every power of two up to 2^53 (where the 32-bit path hands over to floating point), and at random.
+  const edges = Array.from({ length: 53 }, (_, e) => [-1, 0, 1].map((d) => 2 ** e + d)).flat().filter((n) => n >= 1 && n <= Number.MAX_SAFE_INTEGER);
+
+  it('isPowerOfTwo and splitPoint agree with an exact reference at every power of two ± 1 and at random', () => {
+    for (const n of [...edges, Number.MAX_SAFE_INTEGER]) {
+      expect(isPowerOfTwo(n), `isPowerOfTwo(${n})`).toBe(refIsPowerOfTwo(n));
+      if (n >= 2) expect(splitPoint(n), `splitPoint(${n})`).toBe(refSplitPoint(n));
+    }
+    fc.assert(
+      fc.property(fc.integer({ min: 2, max: Number.MAX_SAFE_INTEGER }), (n) => isPowerOfTwo(n) === refIsPowerOfTwo(n) && splitPoint(n) === refSplitPoint(n)),
+    );
+    expect(isPowerOfTwo(0)).toBe(false);
   });
 });

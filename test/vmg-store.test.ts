@@ -701,7 +701,7 @@ describe('IndexedDbBackend: one writer per database', () => {
     await expect(IndexedDbBackend.open(earlier, { locks })).rejects.toMatchObject({ code: 'backend', message: expect.stringMatching(/layout 1, expected 2/) });
     expect(locks.held.size).toBe(0); // the lock is released with the refusal
     const after = await openRaw(earlier, 1);
-    expect([after.version, [...after.objectStoreNames].sort()]).toEqual([1, ['entries', 'index', 'mine', 'nodes', 'values']]);
+    expect([after.version, Array.from(after.objectStoreNames).sort()]).toEqual([1, ['entries', 'index', 'mine', 'nodes', 'values']]);
     after.close();
     const later = `vmg-layout-3-${Date.now()}`;
     (await openRaw(later, 3)).close();

@@ -15,6 +15,13 @@ const isPerfect = (lo: number, hi: number) => isPowerOfTwo(hi - lo) && lo % (hi 
  */
 export class MerkleTree {
   private count: number;
+  /**
+   * Hashes of ranges that are not perfect subtrees (the right edge), kept
+   * until the next append: root() and a proof at the same size share them (a
+   * memory-store get asks for both; recomputing them was a third of a get on
+   * SQLite). Bounded: consistency proofs at many old sizes start it over.
+   */
+  private readonly edges = new Map<string, Uint8Array>();
 
   constructor(private readonly store: NodeStore = new MemoryNodeStore()) {
     this.count = store.leafCount();
@@ -35,6 +42,7 @@ export class MerkleTree {
   appendLeafHash(leafHash: Uint8Array): number {
     assertBytes(leafHash, 'leafHash', HASH_SIZE);
     const index = this.count;
+    this.edges.clear();
     this.store.set(0, index, leafHash);
     // Each odd index completes its parent: climb while we are a right child.
     let hash = leafHash;
@@ -64,6 +72,7 @@ export class MerkleTree {
       if (hashes[i]!.length !== HASH_SIZE) throw new ParapetRangeError(`"hashes[${i}]" must be 32 bytes, got ${hashes[i]!.length}`);
     }
     const first = this.count;
+    this.edges.clear();
     for (let i = 0; i < hashes.length; i++) this.store.set(0, first + i, hashes[i]!);
     let lo = first;
     let hi = first + hashes.length;
@@ -164,8 +173,15 @@ export class MerkleTree {
       const level = Math.round(Math.log2(hi - lo));
       return this.node(level, lo / (hi - lo));
     }
-    const k = splitPoint(hi - lo);
-    return hashChildren(this.subtreeHash(lo, lo + k), this.subtreeHash(lo + k, hi));
+    const key = `${lo}:${hi}`;
+    let hash = this.edges.get(key);
+    if (hash === undefined) {
+      const k = splitPoint(hi - lo);
+      hash = hashChildren(this.subtreeHash(lo, lo + k), this.subtreeHash(lo + k, hi));
+      if (this.edges.size >= 1024) this.edges.clear();
+      this.edges.set(key, hash);
+    }
+    return hash;
   }
 
   /**
