@@ -52,7 +52,7 @@ const lines = [];
 function replayOfPut(db, value) {
   const entry = new Uint8Array(442).fill(0x61);
   const nodes = new Uint8Array(64).fill(1);
-  const rec = JSON.stringify({ v: 1, seq: 0, hash: 'a'.repeat(64), policy: 'persistent', session: 's', quarantined: false, erased: false });
+  const rec = JSON.stringify({ v: 1, seq: 0, policy: 'persistent', quarantined: false, erased: false });
   const q = {
     dataVersion: db.prepare('PRAGMA data_version').pluck(),
     totalChanges: db.prepare('SELECT total_changes()').pluck(),

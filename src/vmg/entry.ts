@@ -139,14 +139,17 @@ export interface KeyHead {
   policy: PolicyTag;
 }
 
+/**
+ * What reads need to find a version and decide whether to serve it; the rest
+ * (its hashes, provenance, session) is in its log entry. No write_hash here:
+ * the head carries the latest one, and a hash string kept per version was most
+ * of what a million versions held in memory beside their bytes.
+ */
 export interface VersionIndex {
   v: number;
   /** The entry that wrote it. */
   seq: number;
-  /** Its write_hash (the next version's parent_hash). */
-  hash: string;
   policy: PolicyTag;
-  session: string;
   quarantined: boolean;
   erased: boolean;
 }

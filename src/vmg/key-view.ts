@@ -88,8 +88,8 @@ function asKeyHead(value: IndexValue | undefined, key: string): KeyHead | undefi
 function asVersionIndex(value: IndexValue | undefined, key: string, v: number): VersionIndex | undefined {
   if (value === undefined) return undefined;
   if (
-    isObject(value) && value.v === v && isCount(value.seq) && typeof value.hash === 'string' && POLICY_TAGS.includes(value.policy as never) &&
-    typeof value.session === 'string' && typeof value.quarantined === 'boolean' && typeof value.erased === 'boolean'
+    isObject(value) && value.v === v && isCount(value.seq) && POLICY_TAGS.includes(value.policy as never) &&
+    typeof value.quarantined === 'boolean' && typeof value.erased === 'boolean'
   ) {
     return value as unknown as VersionIndex;
   }

@@ -428,7 +428,7 @@ export class VmgMemoryStore {
     });
     const name = view.nameOf(version); // the value's reference and the version record's name
     this.#storeValue(tx, name, ns, key, version, w.policy, w.bytes);
-    view.saveVersion({ v: version, seq, hash: w.writeHash, policy: w.policy, session: this.sessionId, quarantined: w.quarantined, erased: false }, name);
+    view.saveVersion({ v: version, seq, policy: w.policy, quarantined: w.quarantined, erased: false }, name);
     view.saveHead({ latest: version, forgotten: false, hash: w.writeHash, policy: w.policy });
     return {
       namespace: ns, key, value: JSON.parse(w.text ?? decoder.decode(w.bytes)), version, policy_tag: w.policy, provenance: w.provenance,

@@ -241,8 +241,8 @@ function rebuildKey(keys: Map<string, KeyState>, e: LogEntry, seq: number, bits:
  */
 function storedVersionMatches(r: unknown, e: LogEntry, seq: number, bits: Uint8Array): boolean {
   if (!isObject(r)) return false;
-  if (r.v !== e.version || r.seq !== seq || r.hash !== e.write_hash || r.policy !== e.policy_tag || r.session !== e.provenance.session_id) return false;
-  if (typeof r.quarantined !== 'boolean' || typeof r.erased !== 'boolean' || Object.keys(r).length !== 7) return false;
+  if (r.v !== e.version || r.seq !== seq || r.policy !== e.policy_tag) return false;
+  if (typeof r.quarantined !== 'boolean' || typeof r.erased !== 'boolean' || Object.keys(r).length !== 5) return false;
   bits[seq]! |= (r.quarantined ? STORED_QUARANTINED : 0) | (r.erased ? STORED_ERASED : 0);
   return true;
 }
