@@ -20,8 +20,10 @@ export class MerkleTree {
    * until the next append: root() and a proof at the same size share them (a
    * memory-store get asks for both; recomputing them was a third of a get on
    * SQLite). Bounded: consistency proofs at many old sizes start it over.
+   * Made on first use: the memory store makes a tree per operation, and most
+   * (puts) never ask for a root.
    */
-  private readonly edges = new Map<string, Uint8Array>();
+  private edges: Map<string, Uint8Array> | undefined;
 
   constructor(private readonly store: NodeStore = new MemoryNodeStore()) {
     this.count = store.leafCount();
@@ -42,7 +44,7 @@ export class MerkleTree {
   appendLeafHash(leafHash: Uint8Array): number {
     assertBytes(leafHash, 'leafHash', HASH_SIZE);
     const index = this.count;
-    this.edges.clear();
+    this.edges?.clear();
     this.store.set(0, index, leafHash);
     // Each odd index completes its parent: climb while we are a right child.
     let hash = leafHash;
@@ -72,7 +74,7 @@ export class MerkleTree {
       if (hashes[i]!.length !== HASH_SIZE) throw new ParapetRangeError(`"hashes[${i}]" must be 32 bytes, got ${hashes[i]!.length}`);
     }
     const first = this.count;
-    this.edges.clear();
+    this.edges?.clear();
     for (let i = 0; i < hashes.length; i++) this.store.set(0, first + i, hashes[i]!);
     let lo = first;
     let hi = first + hashes.length;
@@ -173,13 +175,14 @@ export class MerkleTree {
       const level = Math.round(Math.log2(hi - lo));
       return this.node(level, lo / (hi - lo));
     }
+    const edges = (this.edges ??= new Map());
     const key = `${lo}:${hi}`;
-    let hash = this.edges.get(key);
+    let hash = edges.get(key);
     if (hash === undefined) {
       const k = splitPoint(hi - lo);
       hash = hashChildren(this.subtreeHash(lo, lo + k), this.subtreeHash(lo + k, hi));
-      if (this.edges.size >= 1024) this.edges.clear();
-      this.edges.set(key, hash);
+      if (edges.size >= 1024) edges.clear();
+      edges.set(key, hash);
     }
     return hash;
   }
