@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { init, VmgMemoryStore } from '../src/vmg/index.js';
+import { init, VmgMemoryStore, type StorageBackend } from '../src/vmg/index.js';
 import { SqliteBackend } from '../src/vmg/sqlite.js';
 
 await init();
@@ -78,5 +78,46 @@ describe('SqliteBackend layout', () => {
     old.exec('CREATE TABLE entries (seq INTEGER PRIMARY KEY, bytes BLOB NOT NULL)');
     old.close();
     expect(() => new SqliteBackend(path)).toThrow(expect.objectContaining({ code: 'backend', message: expect.stringMatching(/layout 0, expected 3/) }));
+  });
+});
+
+describe('SqliteBackend prefetch', () => {
+  /** The same file, its transactions' prefetch hint removed: every read is a statement of its own. */
+  const withoutPrefetch = (backend: SqliteBackend): StorageBackend => ({
+    durable: true,
+    transaction: (fn) => backend.transaction((tx) => fn({ ...tx, prefetch: undefined })),
+    close: () => backend.close(),
+  });
+
+  it('verify() reads in bulk and says exactly what it says without, on a log edited every way at rest', async () => {
+    const path = file();
+    const backend = new SqliteBackend(path);
+    const store = await open(backend);
+    // More than a batch (4096 entries), over keys with several versions, a forget, a session purge.
+    for (let i = 0; i < 5000; i++) await store.put(`k${i % 700}`, { i }, { policyTag: i % 9 === 0 ? 'session' : 'persistent' });
+    await store.forget('k3');
+    await store.endSession();
+    const clean = await store.verify();
+    expect(clean.ok).toBe(true);
+    const db = backend.db;
+    db.prepare('UPDATE kv SET value = ? WHERE name = ?').run(Buffer.from('{"i":-1}'), 'k\u0000default\u0000k10\u00002');
+    db.prepare('UPDATE kv SET rec = ? WHERE name = ?').run('{"v":1,"seq":5,"policy":"persistent","quarantined":true,"erased":false}', 'k\u0000default\u0000k5\u00001');
+    db.prepare('DELETE FROM kv WHERE name = ?').run('k\u0000default\u0000k20\u00003');
+    db.prepare('UPDATE log SET entry = ? WHERE seq = ?').run(Buffer.from('{"not":"an entry"}'), 4500);
+    db.prepare('UPDATE log SET nodes = ? WHERE seq = ?').run(Buffer.alloc(64, 7), 4095); // leaf 4095's leaf and (1, 2047)
+    const bulk = await store.verify();
+    const single = await (await VmgMemoryStore.open({ backend: withoutPrefetch(backend), agentId: 'a', sessionId: 's' })).verify();
+    expect(bulk).toEqual(single);
+    expect(bulk.ok).toBe(false);
+    expect(bulk.entries.filter((e) => e.status === 'tampered').map((e) => [e.seq, e.reasons])).toEqual([
+      [710, ['value-changed']], // k10 v2
+      [1420, ['value-missing']], // k20 v3
+      [4095, ['node-mismatch']],
+      [4500, ['entry-unreadable', 'node-mismatch']],
+      [4501, ['chain-broken']],
+    ]);
+    // k5's record quarantined by an edit; k20's record deleted; k300 v7 lost its entry (4500); (1, 2047) edited.
+    expect(bulk.problems).toEqual(['index-mismatch:default/k5', 'index-mismatch:default/k20', 'index-mismatch:default/k300', 'root-mismatch']);
+    await store.close();
   });
 });

@@ -48,6 +48,15 @@ export interface BackendTx {
   setIndex(name: string, value: IndexValue): void;
   deleteIndex(name: string): void;
   readonly nodes: NodeStore;
+  /**
+   * Optional hint before a walk (verify()): the caller is about to read the
+   * entries and the tree nodes of log rows [start, end), or the values and
+   * index records of `names`. A backend that reads from disk may load them in
+   * one query and serve the reads that follow from it, for the rest of the
+   * transaction or until the next hint; one in memory ignores it. Reads must
+   * answer the same with or without it.
+   */
+  prefetch?(what: { readonly start: number; readonly end: number } | { readonly names: readonly string[] }): void;
 }
 
 /**

@@ -64,6 +64,9 @@ function statements(db: Database.Database) {
     getNodes: db.prepare('SELECT nodes FROM log WHERE seq = ?').pluck(),
     // A log row's columns are only ever set, never cleared: NULL here means "unchanged".
     putLog: db.prepare('INSERT INTO log (seq, entry, nodes) VALUES (?, ?, ?) ON CONFLICT (seq) DO UPDATE SET entry = coalesce(excluded.entry, entry), nodes = coalesce(excluded.nodes, nodes)'),
+    logRange: db.prepare('SELECT seq, entry, nodes FROM log WHERE seq >= ? AND seq < ?').raw(),
+    // Names as one JSON array parameter: no limit on bound variables, one statement.
+    kvNamed: db.prepare('SELECT name, value, rec FROM kv WHERE name IN (SELECT value FROM json_each(?))').raw(),
     getValue: db.prepare('SELECT value FROM kv WHERE name = ?').pluck(),
     getRec: db.prepare('SELECT rec FROM kv WHERE name = ?').pluck(),
     putKv: db.prepare('INSERT INTO kv (name, value, rec) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value, rec = excluded.rec'),
@@ -127,11 +130,16 @@ export class SqliteBackend implements StorageBackend {
     if (dataVersion !== this.#stamp[0] || changesBefore !== this.#stamp[1]) this.#forget();
     const logRows = new Map<number, LogRow>();
     const kvRows = new Map<string, KvRow>();
+    // Rows loaded by the last prefetch hints (one batch each); pending writes above take precedence.
+    let loadedLog: Map<number, { entry: Uint8Array | undefined; nodes: Uint8Array | undefined }> | undefined;
+    let loadedKv: Map<string, { value: Uint8Array | undefined; rec: IndexValue | undefined }> | undefined;
     let entries = this.#entries;
     let leaves = this.#leaves;
     const nodesOf = (seq: number): Uint8Array | undefined => {
       const pending = logRows.get(seq)?.nodes;
       if (pending) return pending;
+      const loaded = loadedLog?.get(seq);
+      if (loaded) return loaded.nodes;
       if (!this.#nodes.has(seq)) this.#remember(this.#nodes, seq, view(q.getNodes.get(seq) as Buffer | null | undefined));
       return this.#nodes.get(seq);
     };
@@ -147,7 +155,12 @@ export class SqliteBackend implements StorageBackend {
     };
     const tx: BackendTx = {
       entryCount: () => (entries ??= (q.entryCount.get() as number | undefined) ?? 0),
-      getEntry: (seq) => logRows.get(seq)?.entry ?? view(q.getEntry.get(seq) as Buffer | null | undefined),
+      getEntry: (seq) => {
+        const pending = logRows.get(seq)?.entry;
+        if (pending) return pending;
+        const loaded = loadedLog?.get(seq);
+        return loaded ? loaded.entry : view(q.getEntry.get(seq) as Buffer | null | undefined);
+      },
       putEntry: (seq, bytes) => {
         logRow(seq).entry = bytes.slice();
         if (seq >= tx.entryCount()) entries = seq + 1;
@@ -155,13 +168,16 @@ export class SqliteBackend implements StorageBackend {
       getValue: (name) => {
         const row = kvRows.get(name);
         if (row && row.value !== undefined) return row.value ?? undefined;
-        return view(q.getValue.get(name) as Buffer | null | undefined);
+        const loaded = loadedKv?.get(name);
+        return loaded ? loaded.value : view(q.getValue.get(name) as Buffer | null | undefined);
       },
       putValue: (name, bytes) => void (kvRow(name).value = bytes.slice()),
       deleteValue: (name) => void (kvRow(name).value = null),
       getIndex: (name) => {
         const row = kvRows.get(name);
         if (row && row.rec !== undefined) return row.parsed;
+        const loaded = loadedKv?.get(name);
+        if (loaded) return loaded.rec;
         if (!this.#recs.has(name)) this.#remember(this.#recs, name, parseIndex(q.getRec.get(name) as string | null | undefined));
         return this.#recs.get(name);
       },
@@ -190,6 +206,20 @@ export class SqliteBackend implements StorageBackend {
           logRow(seq).nodes = nodes;
           if (level === 0 && i >= tx.nodes.leafCount()) leaves = i + 1;
         },
+      },
+      prefetch: (what) => {
+        // Rows absent from the file are absent from the maps, and read as before (a statement, then nothing).
+        if ('names' in what) {
+          loadedKv = new Map();
+          for (const [name, value, rec] of q.kvNamed.all(JSON.stringify(what.names)) as [string, Buffer | null, string | null][]) {
+            loadedKv.set(name, { value: view(value), rec: parseIndex(rec) });
+          }
+        } else {
+          loadedLog = new Map();
+          for (const [seq, entry, nodes] of q.logRange.all(what.start, what.end) as [number, Buffer | null, Buffer | null][]) {
+            loadedLog.set(seq, { entry: view(entry), nodes: view(nodes) });
+          }
+        }
       },
     };
     const result = fn(tx);

@@ -132,14 +132,21 @@ export function verifyStore(tx: BackendTx, ephemeral: ReadonlyMap<string, Uint8A
   const absent: number[] = [];
   let prevLeaf: Uint8Array | undefined;
 
+  let interiorOk = true;
+
   for (let start = 0; start < n; start += BATCH) {
     const end = Math.min(n, start + BATCH);
+    tx.prefetch?.({ start, end }); // SQLite: the batch's rows in one query instead of a query per entry and node
     const raw = readEntries(tx, start, end);
     const leaves = hashLeafBatch(raw);
     fresh.appendLeafHashes(leaves);
-    const valueBytes: Uint8Array[] = [];
-    const valueSeqs: number[] = [];
-    const valueHashes: string[] = [];
+    if (interiorOk) interiorOk = sameInteriorNodes(tx, freshNodes, start, end);
+    // First the log itself; then, with the batch's names known (one more query on SQLite), index and values.
+    // The batch's versions written (put, rollback), in parallel arrays: no object per entry.
+    const seqs: number[] = [];
+    const written: LogEntry[] = [];
+    const states: KeyState[] = [];
+    const names: string[] = [];
     for (let seq = start; seq < end; seq++) {
       const bytes = raw[seq - start]!;
       const leaf = leaves[seq - start]!;
@@ -157,9 +164,22 @@ export function verifyStore(tx: BackendTx, ephemeral: ReadonlyMap<string, Uint8A
       prevLeaf = leaf;
       if (!entry || entry.op === 'refused') continue;
       const state = rebuildKey(keys, entry, seq, bits);
-      if (entry.op !== 'put' && entry.op !== 'rollback') continue;
-      const name = versionIndexName(entry.ns, entry.key, entry.version); // also the value's reference
-      if (!storedVersionMatches(tx.getIndex(name), entry, seq, bits)) state.indexOk = false;
+      if (entry.op === 'put' || entry.op === 'rollback') {
+        seqs.push(seq);
+        written.push(entry);
+        states.push(state);
+        names.push(versionIndexName(entry.ns, entry.key, entry.version));
+      }
+    }
+    if (names.length > 0) tx.prefetch?.({ names });
+    const valueBytes: Uint8Array[] = [];
+    const valueSeqs: number[] = [];
+    const valueHashes: string[] = [];
+    for (let w = 0; w < seqs.length; w++) {
+      const seq = seqs[w]!;
+      const entry = written[w]!;
+      const name = names[w]!; // the version's index record and its value share it
+      if (!storedVersionMatches(tx.getIndex(name), entry, seq, bits)) states[w]!.indexOk = false;
       const value = entry.policy_tag === 'ephemeral' ? ephemeral.get(name) : tx.getValue(name);
       if (value) {
         valueBytes.push(value);
@@ -185,7 +205,7 @@ export function verifyStore(tx: BackendTx, ephemeral: ReadonlyMap<string, Uint8A
 
   const root = toHex(fresh.root());
   if (tx.nodes.leafCount() !== n) problems.push('tree-size-mismatch');
-  else if (!sameInteriorNodes(tx, freshNodes, n)) problems.push('root-mismatch');
+  else if (!interiorOk) problems.push('root-mismatch');
   const head = Number(tx.getIndex(HEAD_INDEX) ?? 0);
   if (head > n) problems.push('truncated');
   const counts = { ok: 0, erased: 0, tampered: 0 };
@@ -268,13 +288,16 @@ function hexEquals(hex: string, bytes: Uint8Array): boolean {
 const HEX_CODES = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
 
 /**
- * Every stored interior node equals the one rebuilt from the entries (leaves
- * are checked per entry). Comparing them all, not only the root's, catches a
- * node that no root covers but an inclusion proof would hand out.
+ * Every stored interior node completed by leaves [start, end) equals the one
+ * rebuilt from the entries (leaves are checked per entry), visited by the leaf
+ * that completes it — node (level, i) by leaf (i + 1)·2^level − 1 — so a batch
+ * reads the nodes of its own log rows. Comparing them all, not only the root's,
+ * catches a node that no root covers but an inclusion proof would hand out.
  */
-function sameInteriorNodes(tx: BackendTx, fresh: MemoryNodeStore, n: number): boolean {
-  for (let level = 1; n >> level > 0; level++) {
-    for (let i = 0; i < n >> level; i++) {
+function sameInteriorNodes(tx: BackendTx, fresh: MemoryNodeStore, start: number, end: number): boolean {
+  for (let seq = start; seq < end; seq++) {
+    for (let level = 1, span = 2; (seq + 1) % span === 0; level++, span *= 2) {
+      const i = (seq + 1) / span - 1;
       const stored = tx.nodes.get(level, i);
       if (!(stored instanceof Uint8Array) || !bytesEqual(stored, fresh.get(level, i)!)) return false;
     }
