@@ -127,7 +127,8 @@ export function verifyStore(tx: BackendTx, ephemeral: ReadonlyMap<string, Uint8A
   const freshNodes = new MemoryNodeStore();
   const fresh = new MerkleTree(freshNodes);
   const bits = new Uint8Array(n);
-  const keys = new Map<string, KeyState>();
+  /** Per namespace, per key: two lookups of short strings the parser made, instead of building a name per entry. */
+  const keys = new Map<string, Map<string, KeyState>>();
   /** Versions whose value is absent: fine if a forget or purge erased it (known only at the end). */
   const absent: number[] = [];
   let prevLeaf: Uint8Array | undefined;
@@ -197,7 +198,8 @@ export function verifyStore(tx: BackendTx, ephemeral: ReadonlyMap<string, Uint8A
       if (report.status === 'ok') report.status = 'erased';
     } else flag(report, 'value-missing');
   }
-  for (const [name, state] of keys) {
+  for (const state of allStates(keys)) {
+    const name = keyIndexName(state.ns, state.key);
     if (!state.indexOk || !sameHead(tx.getIndex(name), state) || !sameFlags(state, bits)) {
       problems.push(`index-mismatch:${state.ns}/${state.key}`);
     }
@@ -213,15 +215,20 @@ export function verifyStore(tx: BackendTx, ephemeral: ReadonlyMap<string, Uint8A
   return { ok: counts.tampered === 0 && problems.length === 0, size: n, root, entries: reports, problems: [...new Set(problems)], counts };
 }
 
+function* allStates(keys: Map<string, Map<string, KeyState>>): Iterable<KeyState> {
+  for (const inNs of keys.values()) yield* inNs.values();
+}
+
 /**
  * Apply one entry to its key's rebuilt index: a put or rollback adds a
  * version; forget erases them all (and logs the erasure of those it names);
  * purge one; quarantine and promote flip one.
  */
-function rebuildKey(keys: Map<string, KeyState>, e: LogEntry, seq: number, bits: Uint8Array): KeyState {
-  const name = keyIndexName(e.ns, e.key);
-  let state = keys.get(name);
-  if (!state) keys.set(name, (state = { ns: e.ns, key: e.key, latest: 0, forgotten: false, hash: undefined, policy: undefined, seqs: new VersionSeqs(), indexOk: true }));
+function rebuildKey(keys: Map<string, Map<string, KeyState>>, e: LogEntry, seq: number, bits: Uint8Array): KeyState {
+  let inNs = keys.get(e.ns);
+  if (!inNs) keys.set(e.ns, (inNs = new Map()));
+  let state = inNs.get(e.key);
+  if (!state) inNs.set(e.key, (state = { ns: e.ns, key: e.key, latest: 0, forgotten: false, hash: undefined, policy: undefined, seqs: new VersionSeqs(), indexOk: true }));
   const at = state.seqs.get(e.version);
   switch (e.op) {
     case 'put':
