@@ -16,14 +16,15 @@ const isPerfect = (lo: number, hi: number) => isPowerOfTwo(hi - lo) && lo % (hi 
 export class MerkleTree {
   private count: number;
   /**
-   * Hashes of ranges that are not perfect subtrees (the right edge), kept
-   * until the next append: root() and a proof at the same size share them (a
-   * memory-store get asks for both; recomputing them was a third of a get on
-   * SQLite). Bounded: consistency proofs at many old sizes start it over.
-   * Made on first use: the memory store makes a tree per operation, and most
-   * (puts) never ask for a root.
+   * Hashes of the ranges [lo, size) on the current tree's right edge that are
+   * not perfect subtrees, by lo, kept until the next append: root() and a
+   * proof at the current size share them (a memory-store get asks for both;
+   * recomputing them was a third of a get on SQLite). At most one per bit of
+   * the size; ranges of past sizes are not kept (they would rarely be asked
+   * twice). Made on first use: the memory store makes a tree per operation,
+   * and most (puts) never ask for a root.
    */
-  private edges: Map<string, Uint8Array> | undefined;
+  private edges: Map<number, Uint8Array> | undefined;
 
   constructor(private readonly store: NodeStore = new MemoryNodeStore()) {
     this.count = store.leafCount();
@@ -175,14 +176,12 @@ export class MerkleTree {
       const level = Math.round(Math.log2(hi - lo));
       return this.node(level, lo / (hi - lo));
     }
-    const edges = (this.edges ??= new Map());
-    const key = `${lo}:${hi}`;
-    let hash = edges.get(key);
+    const edge = hi === this.count;
+    let hash = edge ? this.edges?.get(lo) : undefined;
     if (hash === undefined) {
       const k = splitPoint(hi - lo);
       hash = hashChildren(this.subtreeHash(lo, lo + k), this.subtreeHash(lo + k, hi));
-      if (edges.size >= 1024) edges.clear();
-      edges.set(key, hash);
+      if (edge) (this.edges ??= new Map()).set(lo, hash);
     }
     return hash;
   }
