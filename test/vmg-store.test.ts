@@ -547,6 +547,22 @@ for (const h of [memory, sqlite, indexeddb]) {
         expect((await store.put('a', 'x', { policyTag: 'persistent' })).parent_hash).toBe(head.hash);
       });
 
+      it('a put made through an edited head (a wrong parent, a repeated version) stays flagged after the head is consistent again', async () => {
+        for (const edit of [{ hash: 'f'.repeat(64) }, { latest: 1 }] as Record<string, IndexValue>[]) {
+          let { store, backend } = await seeded();
+          const name = 'k\u0000default\u0000a';
+          const head = (await backend.transaction((tx) => tx.getIndex(name))) as Record<string, IndexValue>;
+          await h.setIndexRaw(backend, name, { ...head, ...edit });
+          ({ store, backend } = await reload(store, backend));
+          const written = await store.put('a', 'after the edit', { policyTag: 'persistent' });
+          const v = await store.verify();
+          expect(v.ok).toBe(false);
+          expect(tampered(v).filter((e) => e.seq === written.seq)).toEqual([
+            expect.objectContaining({ reasons: ['hash' in edit ? 'parent-mismatch' : 'version-out-of-order'] }),
+          ]);
+        }
+      });
+
       it('a key head edited to claim more versions than the log holds stops reads and writes with a typed error, at once', async () => {
         let { store, backend } = await seeded();
         const head = (await backend.transaction((tx) => tx.getIndex('k\u0000default\u0000a'))) as Record<string, IndexValue>;

@@ -17,6 +17,10 @@ export type EntryStatus = 'ok' | 'erased' | 'tampered';
  * reordered), chain-broken (prev is not the previous entry's leaf hash),
  * node-mismatch (the stored tree disagrees with the entry bytes),
  * value-changed, value-missing (deleted without a forget or purge),
+ * version-out-of-order (a put or rollback whose version is not its key's
+ * previous one + 1: a repeated or skipped version), parent-mismatch (its
+ * parent_hash is not its key's previous version's write_hash) — both what a
+ * write made through an edited index leaves in the log for good,
  * log-level: truncated, root-mismatch (any stored interior node differs from
  * the tree rebuilt from the entries), tree-size-mismatch, and
  * index-mismatch:<ns>/<key> (the derived index disagrees with the log).
@@ -164,7 +168,7 @@ export function verifyStore(tx: BackendTx, ephemeral: ReadonlyMap<string, Uint8A
       if (!stored || !bytesEqual(stored, leaf)) flag(report, 'node-mismatch');
       prevLeaf = leaf;
       if (!entry || entry.op === 'refused') continue;
-      const state = rebuildKey(keys, entry, seq, bits);
+      const state = rebuildKey(keys, entry, seq, bits, report);
       if (entry.op === 'put' || entry.op === 'rollback') {
         seqs.push(seq);
         written.push(entry);
@@ -224,7 +228,7 @@ function* allStates(keys: Map<string, Map<string, KeyState>>): Iterable<KeyState
  * version; forget erases them all (and logs the erasure of those it names);
  * purge one; quarantine and promote flip one.
  */
-function rebuildKey(keys: Map<string, Map<string, KeyState>>, e: LogEntry, seq: number, bits: Uint8Array): KeyState {
+function rebuildKey(keys: Map<string, Map<string, KeyState>>, e: LogEntry, seq: number, bits: Uint8Array, report: Report): KeyState {
   let inNs = keys.get(e.ns);
   if (!inNs) keys.set(e.ns, (inNs = new Map()));
   let state = inNs.get(e.key);
@@ -233,6 +237,10 @@ function rebuildKey(keys: Map<string, Map<string, KeyState>>, e: LogEntry, seq: 
   switch (e.op) {
     case 'put':
     case 'rollback':
+      // The store writes version latest + 1 with the latest's write_hash as parent. (Then the state
+      // follows the entry either way, so that one bad entry is flagged, not every later one.)
+      if (e.version !== state.latest + 1) flag(report, 'version-out-of-order');
+      if ((e.parent_hash ?? null) !== (state.hash ?? null)) flag(report, 'parent-mismatch');
       state.seqs.set(e.version, seq);
       bits[seq] = (e.quarantined === true ? QUARANTINED : 0) | (e.policy_tag === 'ephemeral' ? EPHEMERAL : 0);
       state.latest = e.version;
