@@ -563,6 +563,25 @@ for (const h of [memory, sqlite, indexeddb]) {
         }
       });
 
+      it('a rollback made through an edited version record (quarantine lifted, policy changed) stays flagged after the record is restored', async () => {
+        for (const edit of [{ quarantined: false }, { policy: 'persistent' }] as Record<string, IndexValue>[]) {
+          let { store, backend } = await seeded();
+          await store.put('q', 'from a tool', { policyTag: 'session', provenanceKind: 'extraction' }); // lands quarantined
+          await store.put('q', 'later', { policyTag: 'persistent' });
+          const name = 'k\u0000default\u0000q\u00001';
+          const record = (await backend.transaction((tx) => tx.getIndex(name))) as Record<string, IndexValue>;
+          expect(record).toMatchObject({ quarantined: true, policy: 'session' });
+          await h.setIndexRaw(backend, name, { ...record, ...edit });
+          ({ store, backend } = await reload(store, backend));
+          const restored = await store.rollback('q', 1, { reason: 'undo' });
+          await h.setIndexRaw(backend, name, record);
+          ({ store, backend } = await reload(store, backend));
+          const v = await store.verify();
+          expect(v.ok).toBe(false);
+          expect(tampered(v).filter((e) => e.seq === restored.seq)).toEqual([expect.objectContaining({ reasons: ['rollback-mismatch'] })]);
+        }
+      });
+
       it('a key head edited to claim more versions than the log holds stops reads and writes with a typed error, at once', async () => {
         let { store, backend } = await seeded();
         const head = (await backend.transaction((tx) => tx.getIndex('k\u0000default\u0000a'))) as Record<string, IndexValue>;

@@ -7,6 +7,7 @@ import { MerkleTree } from '../tlog/tree.js';
 import { verifyConsistency } from '../tlog/verify.js';
 import type { BackendTx } from './backend.js';
 import { decodeEntry, HEAD_INDEX, isObject, keyIndexName, versionIndexName, type LogEntry } from './entry.js';
+import { POLICY_TAGS } from './types.js';
 
 export type EntryStatus = 'ok' | 'erased' | 'tampered';
 
@@ -21,6 +22,9 @@ export type EntryStatus = 'ok' | 'erased' | 'tampered';
  * previous one + 1: a repeated or skipped version), parent-mismatch (its
  * parent_hash is not its key's previous version's write_hash) — both what a
  * write made through an edited index leaves in the log for good,
+ * rollback-mismatch (a rollback whose policy or quarantine status is not the
+ * restored version's at that point, or that restores an erased version — a
+ * quarantine lifted or a retention escaped by editing the index),
  * log-level: truncated, root-mismatch (any stored interior node differs from
  * the tree rebuilt from the entries), tree-size-mismatch, and
  * index-mismatch:<ns>/<key> (the derived index disagrees with the log).
@@ -72,6 +76,8 @@ const STORED_ERASED = 8;
 const ERASURE_LOGGED = 16;
 /** Written as ephemeral: its value never reached the backend and is gone after a restart, by design. */
 const EPHEMERAL = 32;
+/** The top two bits: the version's policy, as its index in POLICY_TAGS (a rollback must carry it on). */
+const POLICY_SHIFT = 6;
 
 /**
  * The seq of each version of one key: an array while versions arrive 1, 2, 3…
@@ -241,8 +247,10 @@ function rebuildKey(keys: Map<string, Map<string, KeyState>>, e: LogEntry, seq: 
       // follows the entry either way, so that one bad entry is flagged, not every later one.)
       if (e.version !== state.latest + 1) flag(report, 'version-out-of-order');
       if ((e.parent_hash ?? null) !== (state.hash ?? null)) flag(report, 'parent-mismatch');
+      if (e.op === 'rollback' && !restoresAsLogged(e, state, bits)) flag(report, 'rollback-mismatch');
       state.seqs.set(e.version, seq);
-      bits[seq] = (e.quarantined === true ? QUARANTINED : 0) | (e.policy_tag === 'ephemeral' ? EPHEMERAL : 0);
+      bits[seq] =
+        (e.quarantined === true ? QUARANTINED : 0) | (e.policy_tag === 'ephemeral' ? EPHEMERAL : 0) | (POLICY_TAGS.indexOf(e.policy_tag!) << POLICY_SHIFT);
       state.latest = e.version;
       state.forgotten = false;
       state.hash = e.write_hash;
@@ -267,6 +275,21 @@ function rebuildKey(keys: Map<string, Map<string, KeyState>>, e: LogEntry, seq: 
       break;
   }
   return state;
+}
+
+/**
+ * A rollback carries on the policy and quarantine status the restored version
+ * has at that point in the log, and never restores an erased one: the store
+ * takes both from the index, so an index edited for the moment (a quarantine
+ * lifted, a session value made persistent, a forgotten value put back) would
+ * otherwise leave a clean-looking copy behind.
+ */
+function restoresAsLogged(e: LogEntry, state: KeyState, bits: Uint8Array): boolean {
+  const to = e.provenance.rolled_back_to;
+  const target = to === undefined ? undefined : state.seqs.get(to);
+  if (target === undefined) return false;
+  const b = bits[target]!;
+  return (b & ERASED) === 0 && b >>> POLICY_SHIFT === POLICY_TAGS.indexOf(e.policy_tag!) && ((b & QUARANTINED) !== 0) === (e.quarantined === true);
 }
 
 /**
