@@ -10,8 +10,9 @@
  * quarter of a full chunk is still in use, the strings left are moved to the
  * chunk being filled (their ids stay) and the old chunk is dropped. So a
  * long-lived store that erases a lot (session values purged every session)
- * does not keep growing by what it erased; what it keeps moves at most a few
- * times.
+ * does not keep growing by what it erased, and the bytes copied stay under a
+ * third of the bytes freed. A dropped chunk is not cleared: a view read before
+ * still shows the same bytes (decision 14).
  */
 export class ByteStore {
   static readonly CHUNK = 1 << 20;
