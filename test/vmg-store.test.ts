@@ -582,6 +582,20 @@ for (const h of [memory, sqlite, indexeddb]) {
         }
       });
 
+      it('a session value left out of an edited retention list is reported once its session has been purged', async () => {
+        let { store, backend } = await seeded(); // session s1: 'c' is item 0
+        await store.put('x', 'session note', { policyTag: 'session' });
+        await store.put('y', 'another', { policyTag: 'session' });
+        const x = (await store.history('x'))[0]!;
+        await h.setIndexRaw(backend, 's\u0000s1\u00001', ['default', 'y', 1]); // item 1 was x; now y twice
+        ({ store, backend } = await reload(store, backend));
+        const report = await store.endSession('s1');
+        expect(report.purged.map((p) => p.key)).toEqual(['c', 'y']); // x escaped
+        const v = await store.verify();
+        expect(v.ok).toBe(false);
+        expect(tampered(v)).toEqual([expect.objectContaining({ seq: x.seq, key: 'x', reasons: ['retention-missed'] })]);
+      });
+
       it('a key head edited to claim more versions than the log holds stops reads and writes with a typed error, at once', async () => {
         let { store, backend } = await seeded();
         const head = (await backend.transaction((tx) => tx.getIndex('k\u0000default\u0000a'))) as Record<string, IndexValue>;

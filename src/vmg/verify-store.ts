@@ -25,6 +25,9 @@ export type EntryStatus = 'ok' | 'erased' | 'tampered';
  * rollback-mismatch (a rollback whose policy or quarantine status is not the
  * restored version's at that point, or that restores an erased version — a
  * quarantine lifted or a retention escaped by editing the index),
+ * retention-missed (a session or ephemeral version written before its
+ * session's last purge and still not erased: left out of an edited retention
+ * list),
  * log-level: truncated, root-mismatch (any stored interior node differs from
  * the tree rebuilt from the entries), tree-size-mismatch, and
  * index-mismatch:<ns>/<key> (the derived index disagrees with the log).
@@ -141,6 +144,10 @@ export function verifyStore(tx: BackendTx, ephemeral: ReadonlyMap<string, Uint8A
   const keys = new Map<string, Map<string, KeyState>>();
   /** Versions whose value is absent: fine if a forget or purge erased it (known only at the end). */
   const absent: number[] = [];
+  /** Session and ephemeral versions (seq, session), and each session's last purge entry: retention is checked at the end. */
+  const retainedSeqs: number[] = [];
+  const retainedSessions: string[] = [];
+  const lastPurge = new Map<string, number>();
   let prevLeaf: Uint8Array | undefined;
 
   let interiorOk = true;
@@ -175,7 +182,12 @@ export function verifyStore(tx: BackendTx, ephemeral: ReadonlyMap<string, Uint8A
       prevLeaf = leaf;
       if (!entry || entry.op === 'refused') continue;
       const state = rebuildKey(keys, entry, seq, bits, report);
+      if (entry.op === 'purge' && typeof entry.detail?.session_id === 'string') lastPurge.set(entry.detail.session_id, seq);
       if (entry.op === 'put' || entry.op === 'rollback') {
+        if (entry.policy_tag === 'session' || entry.policy_tag === 'ephemeral') {
+          retainedSeqs.push(seq);
+          retainedSessions.push(entry.provenance.session_id);
+        }
         seqs.push(seq);
         written.push(entry);
         states.push(state);
@@ -202,6 +214,12 @@ export function verifyStore(tx: BackendTx, ephemeral: ReadonlyMap<string, Uint8A
     for (let i = 0; i < digests.length; i++) if (!hexEquals(valueHashes[i]!, digests[i]!)) flag(reports[valueSeqs[i]!]!, 'value-changed');
   }
 
+  // endSession purges every session and ephemeral version its session wrote before, in one
+  // transaction: one written before its session's last purge and still not erased was left out.
+  for (let i = 0; i < retainedSeqs.length; i++) {
+    const seq = retainedSeqs[i]!;
+    if ((lastPurge.get(retainedSessions[i]!) ?? -1) > seq && (bits[seq]! & ERASED) === 0) flag(reports[seq]!, 'retention-missed');
+  }
   for (const seq of absent) {
     const report = reports[seq]!;
     if (bits[seq]! & (ERASURE_LOGGED | EPHEMERAL)) {
