@@ -596,6 +596,28 @@ for (const h of [memory, sqlite, indexeddb]) {
         expect(tampered(v)).toEqual([expect.objectContaining({ seq: x.seq, key: 'x', reasons: ['retention-missed'] })]);
       });
 
+      it('immutability and retention enforced through an edited index: an overwrite, a forget and a purge they let through are reported', async () => {
+        let { store, backend } = await seeded();
+        await store.put('law', 'do no harm', { policyTag: 'immutable' });
+        await store.put('pin', 'kept', { policyTag: 'persistent' });
+        const head = (await backend.transaction((tx) => tx.getIndex('k\u0000default\u0000law'))) as Record<string, IndexValue>;
+        const record = (await backend.transaction((tx) => tx.getIndex('k\u0000default\u0000law\u00001'))) as Record<string, IndexValue>;
+        await h.setIndexRaw(backend, 'k\u0000default\u0000law', { ...head, policy: 'persistent' });
+        ({ store, backend } = await reload(store, backend));
+        const overwrite = await store.put('law', 'anything goes', { policyTag: 'persistent' });
+        await h.setIndexRaw(backend, 'k\u0000default\u0000law\u00001', { ...record, policy: 'persistent' });
+        ({ store, backend } = await reload(store, backend));
+        await store.forget('law');
+        await h.setIndexRaw(backend, 's\u0000s1\u00000', ['default', 'pin', 1]); // s1's list named 'c'; now a persistent value
+        ({ store, backend } = await reload(store, backend));
+        await store.endSession('s1');
+        const v = await store.verify();
+        const reasons = (op: string) => tampered(v).filter((e) => e.op === op).map((e) => e.reasons);
+        expect(tampered(v).find((e) => e.seq === overwrite.seq)!.reasons).toEqual(['immutable-violated']);
+        expect(reasons('forget')).toEqual([['immutable-violated']]);
+        expect(reasons('purge')).toEqual([['purge-mismatch']]);
+      });
+
       it('a key head edited to claim more versions than the log holds stops reads and writes with a typed error, at once', async () => {
         let { store, backend } = await seeded();
         const head = (await backend.transaction((tx) => tx.getIndex('k\u0000default\u0000a'))) as Record<string, IndexValue>;

@@ -25,7 +25,10 @@ export type EntryStatus = 'ok' | 'erased' | 'tampered';
  * rollback-mismatch (a rollback whose policy or quarantine status is not the
  * restored version's at that point, or that restores an erased version — a
  * quarantine lifted or a retention escaped by editing the index),
- * retention-missed (a session or ephemeral version written before its
+ * immutable-violated (a put or rollback over an immutable latest version, or
+ * a forget erasing an immutable one), purge-mismatch (a purge of a version
+ * that is not session or ephemeral), retention-missed (a session or
+ * ephemeral version written before its
  * session's last purge and still not erased: left out of an edited retention
  * list),
  * log-level: truncated, root-mismatch (any stored interior node differs from
@@ -81,6 +84,9 @@ const ERASURE_LOGGED = 16;
 const EPHEMERAL = 32;
 /** The top two bits: the version's policy, as its index in POLICY_TAGS (a rollback must carry it on). */
 const POLICY_SHIFT = 6;
+const EPHEMERAL_POLICY = POLICY_TAGS.indexOf('ephemeral');
+const SESSION = POLICY_TAGS.indexOf('session');
+const IMMUTABLE = POLICY_TAGS.indexOf('immutable');
 
 /**
  * The seq of each version of one key: an array while versions arrive 1, 2, 3…
@@ -266,6 +272,7 @@ function rebuildKey(keys: Map<string, Map<string, KeyState>>, e: LogEntry, seq: 
       if (e.version !== state.latest + 1) flag(report, 'version-out-of-order');
       if ((e.parent_hash ?? null) !== (state.hash ?? null)) flag(report, 'parent-mismatch');
       if (e.op === 'rollback' && !restoresAsLogged(e, state, bits)) flag(report, 'rollback-mismatch');
+      if (state.policy === 'immutable') flag(report, 'immutable-violated'); // overwritten or rolled back
       state.seqs.set(e.version, seq);
       bits[seq] =
         (e.quarantined === true ? QUARANTINED : 0) | (e.policy_tag === 'ephemeral' ? EPHEMERAL : 0) | (POLICY_TAGS.indexOf(e.policy_tag!) << POLICY_SHIFT);
@@ -276,13 +283,18 @@ function rebuildKey(keys: Map<string, Map<string, KeyState>>, e: LogEntry, seq: 
       break;
     case 'forget':
       state.forgotten = true;
-      for (const s of state.seqs.values()) bits[s]! |= ERASED;
+      for (const s of state.seqs.values()) {
+        if ((bits[s]! & ERASED) === 0 && bits[s]! >>> POLICY_SHIFT === IMMUTABLE) flag(report, 'immutable-violated');
+        bits[s]! |= ERASED;
+      }
       for (const v of (e.detail?.erased as number[] | undefined) ?? []) {
         const s = state.seqs.get(v);
         if (s !== undefined) bits[s]! |= ERASURE_LOGGED;
       }
       break;
     case 'purge':
+      // Retention purges session and ephemeral values only (the list it follows is index data).
+      if (at !== undefined && bits[at]! >>> POLICY_SHIFT !== SESSION && bits[at]! >>> POLICY_SHIFT !== EPHEMERAL_POLICY) flag(report, 'purge-mismatch');
       if (at !== undefined) bits[at]! |= ERASED | ERASURE_LOGGED;
       break;
     case 'quarantine':
