@@ -618,6 +618,29 @@ for (const h of [memory, sqlite, indexeddb]) {
         expect(reasons('purge')).toEqual([['purge-mismatch']]);
       });
 
+      it('a quarantine or promote steered to another version by an edited index is reported', async () => {
+        let { store, backend } = await seeded(); // 'a' has v1 and v2
+        const head = (await backend.transaction((tx) => tx.getIndex('k\u0000default\u0000a'))) as Record<string, IndexValue>;
+        await h.setIndexRaw(backend, 'k\u0000default\u0000a', { ...head, latest: 1 }); // quarantine now lands on v1, v2 stays served
+        ({ store, backend } = await reload(store, backend));
+        await store.quarantine('a', { reason: 'flagged later' });
+        await h.setIndexRaw(backend, 'k\u0000default\u0000a', head);
+        await store.put('q', 'one', { policyTag: 'persistent', provenanceKind: 'induction' });
+        await store.put('q', 'two', { policyTag: 'persistent', provenanceKind: 'induction' });
+        const name = 'k\u0000default\u0000q\u00002';
+        const record = (await backend.transaction((tx) => tx.getIndex(name))) as Record<string, IndexValue>;
+        await h.setIndexRaw(backend, name, { ...record, quarantined: false }); // promote now takes v1
+        ({ store, backend } = await reload(store, backend));
+        await store.promote('q', { approver: 'ops' });
+        await h.setIndexRaw(backend, name, record);
+        ({ store, backend } = await reload(store, backend));
+        const v = await store.verify();
+        expect(tampered(v).map((e) => [e.op, e.key, e.version, e.reasons])).toEqual([
+          ['quarantine', 'a', 1, ['quarantine-mismatch']],
+          ['promote', 'q', 1, ['quarantine-mismatch']],
+        ]);
+      });
+
       it('a key head edited to claim more versions than the log holds stops reads and writes with a typed error, at once', async () => {
         let { store, backend } = await seeded();
         const head = (await backend.transaction((tx) => tx.getIndex('k\u0000default\u0000a'))) as Record<string, IndexValue>;

@@ -135,10 +135,13 @@ export class RebuiltIndex {
         if (typeof e.detail?.session_id === 'string') this.#lastPurge.set(e.detail.session_id, seq);
         break;
       }
+      // The store quarantines a key's latest version, and promotes its newest quarantined one (it finds both in the index).
       case 'quarantine':
+        if (e.version !== state.latest) flag(report, 'quarantine-mismatch');
         if (at !== undefined) bits[at]! |= QUARANTINED;
         break;
       case 'promote':
+        if (e.version !== this.#newestQuarantined(state)) flag(report, 'quarantine-mismatch');
         if (at !== undefined) bits[at]! &= ~QUARANTINED;
         break;
     }
@@ -192,6 +195,14 @@ export class RebuiltIndex {
       if (((b & QUARANTINED) !== 0) !== ((b & STORED_QUARANTINED) !== 0) || ((b & ERASED) !== 0) !== ((b & STORED_ERASED) !== 0)) return false;
     }
     return true;
+  }
+
+  #newestQuarantined(state: KeyState): number | undefined {
+    for (let v = state.latest; v >= 1; v--) {
+      const seq = state.seqs.get(v);
+      if (seq !== undefined && (this.#bits[seq]! & (QUARANTINED | ERASED)) === QUARANTINED) return v;
+    }
+    return undefined;
   }
 
   /**

@@ -26,7 +26,9 @@ export type { EntryStatus };
  *   at that point, or an erased version restored), immutable-violated (a put,
  *   rollback or forget past an immutable version), purge-mismatch (a purge of
  *   a value neither session nor ephemeral), retention-missed (a session or
- *   ephemeral version written before its session's last purge, not erased);
+ *   ephemeral version written before its session's last purge, not erased),
+ *   quarantine-mismatch (a quarantine not of the latest version, a promote
+ *   not of the newest quarantined one);
  * - log-level problems: truncated, root-mismatch (any stored interior node
  *   differs from the tree rebuilt from the entries), tree-size-mismatch, and
  *   index-mismatch:<ns>/<key> (the derived index disagrees with the log).
