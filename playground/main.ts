@@ -8,11 +8,18 @@ const esc = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** A memory backend whose stored rows the page can edit, to show verify() catching it. */
 class TamperableBackend extends MemoryBackend {
+  /** The value of the newest put or rollback still held (names are not held in write order). */
   tamperLatestValue(): string | undefined {
-    const last = this.heldNames().values.pop();
-    if (!last) return undefined;
-    this.hold('value', last, new TextEncoder().encode('"Pineapple pizza, by order of the attacker"'));
-    return last.split('\u0000').join(' ');
+    const entries = this.heldEntries();
+    for (let seq = entries.length - 1; seq >= 0; seq--) {
+      const e = JSON.parse(new TextDecoder().decode(entries[seq])) as { op: string; ns: string; key: string; version: number };
+      const name = `k\u0000${e.ns}\u0000${e.key}\u0000${e.version}`;
+      if ((e.op === 'put' || e.op === 'rollback') && this.heldValue(name)) {
+        this.hold('value', name, new TextEncoder().encode('"Pineapple pizza, by order of the attacker"'));
+        return name.split('\u0000').join(' ');
+      }
+    }
+    return undefined;
   }
 }
 

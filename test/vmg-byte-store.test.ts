@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ByteStore } from '../src/vmg/byte-store.js';
+import { NameSlots } from '../src/vmg/name-slots.js';
 import { init, MemoryBackend, VmgMemoryStore } from '../src/vmg/index.js';
 
 describe('ByteStore', () => {
@@ -126,5 +127,47 @@ describe('MemoryBackend names', () => {
     for (let i = 0; i < 5; i++) await store.put(`j${i}`, { i }, { policyTag: 'persistent' });
     for (let i = 0; i < 5; i++) expect((await store.get(`j${i}`))!.record.value).toEqual({ i });
     expect((await store.verify()).ok).toBe(true);
+  });
+});
+
+describe('NameSlots', () => {
+  // Names of every shape: versions in and out of order, non-canonical version parts, heads, other names.
+  const part = fc.constantFrom('a', 'b', 'k', '', 'x\u00001');
+  const suffix = fc.oneof(fc.integer({ min: 0, max: 12 }).map(String), fc.constantFrom('007', '1e1', '', '-1', '1.5', 'x', '999999999999999', '1234567890123456'));
+  const name = fc.oneof(
+    fc.tuple(part, part, suffix).map(([ns, key, v]) => `k\u0000${ns}\u0000${key}\u0000${v}`),
+    fc.tuple(part, part).map(([ns, key]) => `k\u0000${ns}\u0000${key}`),
+    fc.tuple(part, suffix).map(([s, i]) => `s\u0000${s}\u0000${i}`),
+    fc.constantFrom('m\u0000head', 'k', 'k\u0000', 'k\u0000\u0000\u00001'),
+  );
+  const op = fc.oneof(fc.tuple(fc.constant('set' as const), name, fc.nat(1000)), fc.tuple(fc.constant('delete' as const), name, fc.constant(0)));
+
+  // And a small alphabet, so that gaps get filled and names come back after a delete.
+  const small = fc.tuple(fc.constantFrom('a', 'b'), fc.constantFrom('1', '2', '3', '4', '04')).map(([key, v]) => `k\u0000n\u0000${key}\u0000${v}`);
+  const smallOp = fc.oneof(fc.tuple(fc.constant('set' as const), small, fc.nat(1000)), fc.tuple(fc.constant('delete' as const), small, fc.constant(0)));
+
+  it.each([
+    ['names of every shape', op, name],
+    ['a few version names', smallOp, small],
+  ] as const)('answers as a Map would, for any sets and deletes (property): %s', (_, anOp, aName) => {
+    fc.assert(
+      fc.property(fc.array(anOp as typeof op, { maxLength: 200 }), fc.array(aName as typeof name, { maxLength: 30 }), (ops, probes) => {
+        const slots = new NameSlots();
+        const model = new Map<string, number>();
+        for (const [kind, n, slot] of ops) {
+          if (kind === 'set') {
+            slots.set(n, slot);
+            model.set(n, slot);
+          } else {
+            slots.delete(n);
+            model.delete(n);
+          }
+        }
+        for (const n of [...probes, ...ops.map((o) => o[1])]) if (slots.get(n) !== model.get(n)) return false;
+        const listed = [...slots.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
+        return JSON.stringify(listed) === JSON.stringify([...model].sort(([a], [b]) => (a < b ? -1 : 1)));
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -1,5 +1,6 @@
 import { MemoryNodeStore, type NodeStore } from '../tlog/storage.js';
 import { ByteStore } from './byte-store.js';
+import { NameSlots } from './name-slots.js';
 
 /**
  * What a memory store needs from storage. Everything a store operation reads
@@ -84,9 +85,9 @@ const NONE = -1;
  * interleave: the callback is synchronous, and subclasses that persist
  * asynchronously serialise them.
  *
- * Bytes live in a ByteStore; values and index records share one map from
- * name to slot (a version's value and its record share a name), so a put
- * looks each name up once.
+ * Bytes live in a ByteStore; values and index records share one slot per
+ * name (a version's value and its record share a name), found through
+ * NameSlots (a version's through its key), so a put looks each name up once.
  */
 export class MemoryBackend implements StorageBackend {
   readonly durable: boolean = false;
@@ -95,7 +96,7 @@ export class MemoryBackend implements StorageBackend {
   readonly #bytes = new ByteStore();
   /** Per seq, the id of its entry's bytes (NONE: missing). */
   readonly #entries: number[] = [];
-  readonly #slots = new Map<string, number>();
+  readonly #slots = new NameSlots();
   /** Per slot, the id of its value's bytes (NONE: no value) and its index record. */
   readonly #valueIds: number[] = [];
   readonly #recs: (IndexValue | undefined)[] = [];
@@ -241,11 +242,11 @@ export class MemoryBackend implements StorageBackend {
     return this.#bytes.bytesHeld();
   }
 
-  /** Names held with a value or an index record. */
+  /** Names held with a value or an index record (in no particular order). */
   protected heldNames(): { values: string[]; index: string[] } {
     const values: string[] = [];
     const index: string[] = [];
-    for (const [name, slot] of this.#slots) {
+    for (const [name, slot] of this.#slots.entries()) {
       if (this.#valueIds[slot] !== NONE) values.push(name);
       if (this.#recs[slot] !== undefined) index.push(name);
     }
