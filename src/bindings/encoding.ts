@@ -37,6 +37,16 @@ export function toHex(bytes: Uint8Array): string {
   return hexText.decode(out.subarray(0, 2 * n));
 }
 
+/** `hex` is the lowercase hex of `bytes`, compared without building a string (verify() compares two per entry). */
+export function hexEquals(hex: string, bytes: Uint8Array): boolean {
+  if (hex.length !== bytes.length * 2) return false;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (hex.charCodeAt(2 * i) !== HEX_HIGH[b] || hex.charCodeAt(2 * i + 1) !== HEX_LOW[b]) return false;
+  }
+  return true;
+}
+
 export function fromHex(hex: string): Uint8Array {
   if (typeof hex !== 'string') throw new ParapetTypeError(`"hex" must be a string, got ${describe(hex)}`);
   if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) {

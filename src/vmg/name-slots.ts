@@ -26,8 +26,8 @@ export class NameSlots {
 
   get(name: string): number | undefined {
     const cut = versionCut(name);
-    if (cut < 0) return this.#plain.get(name);
-    const v = versionAt(name, cut);
+    const v = cut < 0 ? -1 : versionAt(name, cut);
+    if (v < 0) return this.#plain.get(name);
     const slots = this.#versions.get(name.slice(0, cut));
     if (slots !== undefined && v <= slots.length && slots[v - 1] !== NONE) return slots[v - 1];
     return this.#versionsInPlain > 0 ? this.#plain.get(name) : undefined;
@@ -35,15 +35,11 @@ export class NameSlots {
 
   set(name: string, slot: number): void {
     const cut = versionCut(name);
-    if (cut < 0) {
+    const v = cut < 0 ? -1 : versionAt(name, cut);
+    if (v < 0 || (this.#versionsInPlain > 0 && this.#plain.has(name))) {
       this.#plain.set(name, slot);
       return;
     }
-    if (this.#versionsInPlain > 0 && this.#plain.has(name)) {
-      this.#plain.set(name, slot);
-      return;
-    }
-    const v = versionAt(name, cut);
     const head = name.slice(0, cut);
     let slots = this.#versions.get(head);
     if (v - 1 <= (slots?.length ?? 0)) {
@@ -57,20 +53,18 @@ export class NameSlots {
 
   delete(name: string): void {
     const cut = versionCut(name);
-    if (cut >= 0) {
-      const v = versionAt(name, cut);
-      const head = name.slice(0, cut);
-      const slots = this.#versions.get(head);
-      if (slots !== undefined && v <= slots.length && slots[v - 1] !== NONE) {
-        slots[v - 1] = NONE;
-        while (slots.length > 0 && slots[slots.length - 1] === NONE) slots.pop();
-        if (slots.length === 0) this.#versions.delete(head);
-        return;
-      }
-      if (this.#plain.delete(name)) this.#versionsInPlain--;
+    const v = cut < 0 ? -1 : versionAt(name, cut);
+    if (v < 0) {
+      this.#plain.delete(name);
       return;
     }
-    this.#plain.delete(name);
+    const head = name.slice(0, cut);
+    const slots = this.#versions.get(head);
+    if (slots !== undefined && v <= slots.length && slots[v - 1] !== NONE) {
+      slots[v - 1] = NONE;
+      while (slots.length > 0 && slots[slots.length - 1] === NONE) slots.pop();
+      if (slots.length === 0) this.#versions.delete(head);
+    } else if (this.#plain.delete(name)) this.#versionsInPlain--;
   }
 
   *entries(): IterableIterator<[string, number]> {
@@ -81,27 +75,23 @@ export class NameSlots {
   }
 }
 
-/**
- * Where a canonical version name's version part starts, less one (its last
- * NUL), or −1: the name starts `k\0`, has a NUL after the namespace and before
- * the last one, and ends in 1–15 decimal digits without a leading zero.
- */
+/** Where a version-shaped name's last part starts, less one (its last NUL), or −1: it starts `k\0` and has a NUL between the namespace and the last one. */
 function versionCut(name: string): number {
   if (name.charCodeAt(0) !== 107 || name.charCodeAt(1) !== 0) return -1;
   const cut = name.lastIndexOf('\u0000');
-  const digits = name.length - cut - 1;
-  if (digits < 1 || digits > MAX_DIGITS || name.charCodeAt(cut + 1) === 48) return -1;
   const mid = name.indexOf('\u0000', 2);
-  if (mid < 0 || mid >= cut) return -1;
-  for (let i = cut + 1; i < name.length; i++) {
-    const c = name.charCodeAt(i);
-    if (c < 48 || c > 57) return -1;
-  }
-  return cut;
+  return mid >= 0 && mid < cut ? cut : -1;
 }
 
+/** The version after `cut` when it is canonical (1–15 decimal digits, no leading zero), else −1. One pass. */
 function versionAt(name: string, cut: number): number {
+  const digits = name.length - cut - 1;
+  if (digits < 1 || digits > MAX_DIGITS || name.charCodeAt(cut + 1) === 48) return -1;
   let v = 0;
-  for (let i = cut + 1; i < name.length; i++) v = v * 10 + (name.charCodeAt(i) - 48);
+  for (let i = cut + 1; i < name.length; i++) {
+    const c = name.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return -1;
+    v = v * 10 + c;
+  }
   return v;
 }

@@ -396,12 +396,7 @@ export class VmgMemoryStore {
     const tree = this.#tree(tx);
     const seq = tree.size;
     const prev = seq > 0 ? toHex(tree.leafHash(seq - 1)) : null;
-    // Field by field, not by spreading `fields`: a spread was a visible share of a put. Undefined fields are absent.
-    const entry: LogEntry = {
-      v: 1, seq, prev, op: fields.op, ns: fields.ns, key: fields.key, version: fields.version, policy_tag: fields.policy_tag, provenance: fields.provenance,
-      write_hash: fields.write_hash, parent_hash: fields.parent_hash, quarantined: fields.quarantined, detail: fields.detail,
-    };
-    const bytes = entryScratch.encode(entryJson(entry)); // copied by the backend
+    const bytes = entryScratch.encode(entryJson({ v: 1, seq, prev, ...fields })); // undefined fields are absent; copied by the backend
     tx.putEntry(seq, bytes);
     tree.appendLeafHash(hashLeaf(bytes));
     // Only the size: enough to notice a truncated log, and free. (A root here

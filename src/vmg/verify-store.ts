@@ -1,4 +1,5 @@
 import { bytesEqual, sha256Batch, toHex } from '../bindings/index.js';
+import { hexEquals } from '../bindings/encoding.js';
 import { openCheckpoint } from '../tlog/checkpoint.js';
 import { hashLeafBatch } from '../tlog/hasher.js';
 import { parseVerifierKey } from '../tlog/note.js';
@@ -157,17 +158,6 @@ export function verifyStore(tx: BackendTx, ephemeral: ReadonlyMap<string, Uint8A
   for (const r of reports) counts[r.status]++;
   return { ok: counts.tampered === 0 && problems.length === 0, size: n, root, entries: reports, problems: [...new Set(problems)], counts };
 }
-
-/** `hex` is the lowercase hex of `bytes`, compared without building a string. */
-function hexEquals(hex: string, bytes: Uint8Array): boolean {
-  if (hex.length !== bytes.length * 2) return false;
-  for (let i = 0; i < bytes.length; i++) {
-    const b = bytes[i]!;
-    if (hex.charCodeAt(2 * i) !== HEX_CODES[b >>> 4] || hex.charCodeAt(2 * i + 1) !== HEX_CODES[b & 15]) return false;
-  }
-  return true;
-}
-const HEX_CODES = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
 
 /**
  * Every stored interior node completed by leaves [start, end) equals the one
