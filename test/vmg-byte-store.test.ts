@@ -140,11 +140,20 @@ describe('NameSlots', () => {
     fc.tuple(part, suffix).map(([s, i]) => `s\u0000${s}\u0000${i}`),
     fc.constantFrom('m\u0000head', 'k', 'k\u0000', 'k\u0000\u0000\u00001'),
   );
-  const op = fc.oneof(fc.tuple(fc.constant('set' as const), name, fc.nat(1000)), fc.tuple(fc.constant('delete' as const), name, fc.constant(0)));
+  // Lookups between the writes too: NameSlots remembers the last names it found.
+  const op = fc.oneof(
+    fc.tuple(fc.constant('set' as const), name, fc.nat(1000)),
+    fc.tuple(fc.constant('delete' as const), name, fc.constant(0)),
+    fc.tuple(fc.constant('get' as const), name, fc.constant(0)),
+  );
 
   // And a small alphabet, so that gaps get filled and names come back after a delete.
   const small = fc.tuple(fc.constantFrom('a', 'b'), fc.constantFrom('1', '2', '3', '4', '04')).map(([key, v]) => `k\u0000n\u0000${key}\u0000${v}`);
-  const smallOp = fc.oneof(fc.tuple(fc.constant('set' as const), small, fc.nat(1000)), fc.tuple(fc.constant('delete' as const), small, fc.constant(0)));
+  const smallOp = fc.oneof(
+    fc.tuple(fc.constant('set' as const), small, fc.nat(1000)),
+    fc.tuple(fc.constant('delete' as const), small, fc.constant(0)),
+    fc.tuple(fc.constant('get' as const), small, fc.constant(0)),
+  );
 
   it.each([
     ['names of every shape', op, name],
@@ -158,10 +167,10 @@ describe('NameSlots', () => {
           if (kind === 'set') {
             slots.set(n, slot);
             model.set(n, slot);
-          } else {
+          } else if (kind === 'delete') {
             slots.delete(n);
             model.delete(n);
-          }
+          } else if (slots.get(n) !== model.get(n)) return false;
         }
         for (const n of [...probes, ...ops.map((o) => o[1])]) if (slots.get(n) !== model.get(n)) return false;
         const listed = [...slots.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
