@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../src/canonical/jcs.js';
 import { entryJson, type LogEntry } from '../src/vmg/entry.js';
-import { init, MemoryBackend, MemoryStoreError, VmgMemoryStore } from '../src/vmg/index.js';
+import { init, MemoryStoreError, VmgMemoryStore } from '../src/vmg/index.js';
+import { RawMemoryBackend } from './helpers/raw-memory-backend.js';
 
 // Strings with everything the canonical writer treats specially.
 const text = fc.string({ unit: fc.constantFrom('a', 'Z', '"', '\\', '\n', '\u0001', '/', 'é', '😀', '\u2028', ' '), maxLength: 10 });
@@ -53,14 +54,6 @@ describe('log entry encoding', () => {
 });
 
 describe('tampered entries that are still JSON', () => {
-  class RawMemoryBackend extends MemoryBackend {
-    entries(): Uint8Array[] {
-      return this.heldEntries() as Uint8Array[];
-    }
-    setEntry(seq: number, bytes: Uint8Array): void {
-      this.hold('entry', seq, bytes);
-    }
-  }
   const fields = ['v', 'seq', 'prev', 'op', 'ns', 'key', 'version', 'policy_tag', 'write_hash', 'parent_hash', 'quarantined', 'detail', 'provenance'];
   const provenanceFields = ['agent_id', 'session_id', 'timestamp', 'kind', 'actor', 'rolled_back_from'];
   const edit = fc.oneof(
@@ -85,7 +78,7 @@ describe('tampered entries that are still JSON', () => {
         await store.endSession();
         const entries = backend.entries();
         const seq = which % entries.length;
-        const e = JSON.parse(new TextDecoder().decode(entries[seq])) as Record<string, Record<string, unknown>>;
+        const e = JSON.parse(new TextDecoder().decode(entries[seq]!)) as Record<string, Record<string, unknown>>;
         const [head, tail] = at.split('.') as [string, string | undefined];
         const target = tail === undefined ? e : ((e[head] ??= {}) as Record<string, unknown>);
         const field = tail ?? head;
@@ -111,7 +104,7 @@ describe('tampered entries that are still JSON', () => {
       await store.put('k', 'v1', { policyTag: 'persistent' });
       await store.put('k', 'v2', { policyTag: 'persistent' });
       await store.forget('k');
-      const e = JSON.parse(new TextDecoder().decode(backend.entries()[seq])) as Record<string, unknown>;
+      const e = JSON.parse(new TextDecoder().decode(backend.entries()[seq]!)) as Record<string, unknown>;
       if (e.op === 'forget') e.detail = { erased: [huge] };
       else e.version = huge;
       backend.setEntry(seq, new TextEncoder().encode(JSON.stringify(e)));

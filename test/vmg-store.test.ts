@@ -17,8 +17,7 @@ import { valueRef } from '../src/vmg/entry.js';
 
 await init();
 
-/** A MemoryBackend whose raw state an attacker with write access can edit. */
-/** Memory as an attacker with access to the process sees it. */
+/** A MemoryBackend whose raw state an attacker with write access (to the process's memory) can edit. */
 class RawMemoryBackend extends MemoryBackend {
   raw() {
     return {
@@ -401,6 +400,22 @@ for (const h of [memory, sqlite, indexeddb]) {
         await h.setValue(backend, valueRef('default', 'd', 1), null);
         ({ store, backend } = await reload(store, backend));
         expect(tampered(await store.verify())).toMatchObject([{ seq: 4, reasons: ['value-missing'] }]);
+      });
+
+      it('an erased value put back, byte for byte', async () => {
+        let { store, backend } = await seeded();
+        await store.endSession(); // purges "c" (session), written at seq 3
+        await h.setValue(backend, valueRef('default', 'c', 1), enc.encode('"gamma"'));
+        ({ store, backend } = await reload(store, backend));
+        expect(tampered(await store.verify())).toMatchObject([{ seq: 3, key: 'c', reasons: ['value-not-erased'] }]);
+        await expect(store.get('c')).resolves.toBeUndefined(); // the index still says erased: not served
+      });
+
+      it('a stored head lowered (it would hide a later truncation)', async () => {
+        let { store, backend } = await seeded();
+        await h.setIndexRaw(backend, 'm\u0000head', 2);
+        ({ store, backend } = await reload(store, backend));
+        expect(await store.verify()).toMatchObject({ ok: false, problems: ['head-mismatch'] });
       });
 
       for (const field of ['policy_tag', 'agent_id', 'session_id', 'timestamp', 'kind', 'version', 'write_hash', 'parent_hash', 'quarantined'] as const) {

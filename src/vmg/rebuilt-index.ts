@@ -11,8 +11,10 @@ const STORED_ERASED = 8;
 const ERASURE_LOGGED = 16;
 /** Written as ephemeral: its value never reached the backend and is gone after a restart, by design. */
 const EPHEMERAL = 32;
+/** Its value is held by the backend (or the store, if ephemeral). */
+const VALUE_HELD = 64;
 /** The top two bits: the version's policy, as its index in POLICY_TAGS (a rollback must carry it on). */
-const POLICY_SHIFT = 6;
+const POLICY_SHIFT = 8;
 const EPHEMERAL_POLICY = POLICY_TAGS.indexOf('ephemeral');
 const SESSION = POLICY_TAGS.indexOf('session');
 const IMMUTABLE = POLICY_TAGS.indexOf('immutable');
@@ -70,7 +72,7 @@ export interface KeyState {
  * an entry that only this comparison can tell is wrong.
  */
 export class RebuiltIndex {
-  readonly #bits: Uint8Array;
+  readonly #bits: Uint16Array;
   /** Per namespace, per key: two lookups of short strings the parser made, instead of building a name per entry. */
   readonly #keys = new Map<string, Map<string, KeyState>>();
   /** Session and ephemeral versions (seq, session), and each session's last purge entry: retention is checked at the end. */
@@ -79,7 +81,7 @@ export class RebuiltIndex {
   readonly #lastPurge = new Map<string, number>();
 
   constructor(entries: number) {
-    this.#bits = new Uint8Array(entries);
+    this.#bits = new Uint16Array(entries);
   }
 
   /**
@@ -159,6 +161,25 @@ export class RebuiltIndex {
     if (typeof r.quarantined !== 'boolean' || typeof r.erased !== 'boolean' || Object.keys(r).length !== 5) return false;
     this.#bits[seq]! |= (r.quarantined ? STORED_QUARANTINED : 0) | (r.erased ? STORED_ERASED : 0);
     return true;
+  }
+
+  /** The value of the version written at `seq` is held. */
+  valueHeld(seq: number): void {
+    this.#bits[seq]! |= VALUE_HELD;
+  }
+
+  /**
+   * Versions the log says were erased (forgotten, or purged at session end)
+   * whose value the backend still holds: the store deletes a value in the
+   * transaction that logs its erasure, so one held was never deleted or was put
+   * back. Not ephemeral ones: they are held by the store object that wrote
+   * them, never by the backend, and a forget made through another store
+   * object cannot reach that copy (it is not served, and goes at its session's end).
+   */
+  *erasedButHeld(): Iterable<number> {
+    const bits = this.#bits;
+    const mask = ERASED | VALUE_HELD | EPHEMERAL;
+    for (let seq = 0; seq < bits.length; seq++) if ((bits[seq]! & mask) === (ERASED | VALUE_HELD)) yield seq;
   }
 
   /** The value of the version written at `seq` may be absent: a forget or purge erased it, or it was ephemeral. */

@@ -7,7 +7,7 @@ import { MemoryNodeStore } from '../tlog/storage.js';
 import { MerkleTree } from '../tlog/tree.js';
 import { verifyConsistency } from '../tlog/verify.js';
 import type { BackendTx } from './backend.js';
-import { decodeEntry, HEAD_INDEX, versionIndexName, type LogEntry } from './entry.js';
+import { decodeEntry, HEAD_INDEX, isCount, versionIndexName, type LogEntry } from './entry.js';
 import { flag, NO_REASONS, type EntryStatus, type Report } from './entry-report.js';
 import { RebuiltIndex, type KeyState } from './rebuilt-index.js';
 
@@ -19,7 +19,9 @@ export type { EntryStatus };
  *   entry), entry-moved (its seq is not its position: inserted, deleted before
  *   it, or reordered), chain-broken (prev is not the previous entry's leaf
  *   hash), node-mismatch (the stored tree disagrees with the entry bytes);
- * - values: value-changed, value-missing (deleted without a forget or purge);
+ * - values: value-changed, value-missing (deleted without a forget or purge),
+ *   value-not-erased (held although a forget or purge erased it: never
+ *   deleted, or put back);
  * - writes made through an edited index, which stay in the log for good
  *   (rebuilt-index.ts): version-out-of-order (not the key's previous version
  *   + 1), parent-mismatch (parent_hash not the previous version's write_hash),
@@ -30,8 +32,10 @@ export type { EntryStatus };
  *   ephemeral version written before its session's last purge, not erased),
  *   quarantine-mismatch (a quarantine not of the latest version, a promote
  *   not of the newest quarantined one);
- * - log-level problems: truncated, root-mismatch (any stored interior node
- *   differs from the tree rebuilt from the entries), tree-size-mismatch, and
+ * - log-level problems: truncated (the stored head counts more entries than
+ *   the log holds), head-mismatch (the stored head is not the log's size: every
+ *   append sets it), root-mismatch (any stored interior node differs from the
+ *   tree rebuilt from the entries), tree-size-mismatch, and
  *   index-mismatch:<ns>/<key> (the derived index disagrees with the log).
  */
 export interface EntryReport {
@@ -129,6 +133,7 @@ export function verifyStore(tx: BackendTx, ephemeral: ReadonlyMap<string, Uint8A
       if (!index.recordMatches(tx.getIndex(name), entry, seq)) states[w]!.indexOk = false;
       const value = entry.policy_tag === 'ephemeral' ? ephemeral.get(name) : tx.getValue(name);
       if (value) {
+        index.valueHeld(seq);
         valueBytes.push(value);
         valueSeqs.push(seq);
         valueHashes.push(entry.write_hash!);
@@ -139,6 +144,7 @@ export function verifyStore(tx: BackendTx, ephemeral: ReadonlyMap<string, Uint8A
   }
 
   for (const seq of index.retentionMissed()) flag(reports[seq]!, 'retention-missed');
+  for (const seq of index.erasedButHeld()) flag(reports[seq]!, 'value-not-erased');
   for (const seq of absent) {
     const report = reports[seq]!;
     if (index.mayBeAbsent(seq)) {
@@ -152,8 +158,10 @@ export function verifyStore(tx: BackendTx, ephemeral: ReadonlyMap<string, Uint8A
   const root = toHex(fresh.root());
   if (tx.nodes.leafCount() !== n) problems.push('tree-size-mismatch');
   else if (!interiorOk) problems.push('root-mismatch');
-  const head = Number(tx.getIndex(HEAD_INDEX) ?? 0);
-  if (head > n) problems.push('truncated');
+  // Every append sets the head to the new size, in its own transaction: it is n (absent only while the log is empty).
+  const head = tx.getIndex(HEAD_INDEX);
+  if (isCount(head) && head > n) problems.push('truncated');
+  else if (head === undefined ? n > 0 : head !== n) problems.push('head-mismatch');
   const counts = { ok: 0, erased: 0, tampered: 0 };
   for (const r of reports) counts[r.status]++;
   return { ok: counts.tampered === 0 && problems.length === 0, size: n, root, entries: reports, problems: [...new Set(problems)], counts };

@@ -1,0 +1,136 @@
+import { isDeepStrictEqual } from 'node:util';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { canonicalJsonBytes, init, MemoryStoreError, VmgMemoryStore } from '../src/vmg/index.js';
+import { HEAD_INDEX, valueRef } from '../src/vmg/entry.js';
+import type { IndexValue } from '../src/vmg/backend.js';
+import { RawMemoryBackend } from './helpers/raw-memory-backend.js';
+
+await init();
+
+/** A store whose log holds every kind of operation, on a backend open to edits. */
+async function seeded() {
+  const backend = new RawMemoryBackend();
+  let now = 1_700_000_000_000;
+  const store = await VmgMemoryStore.open({ backend, agentId: 'a', sessionId: 's1', clock: () => now++ });
+  await store.put('k', 'v1', { policyTag: 'persistent' });
+  await store.put('k', { n: 2 }, { policyTag: 'session' });
+  await store.rollback('k', 1, { reason: 'undo' });
+  await store.put('j', [1, 2], { policyTag: 'persistent', namespace: 'other' });
+  await store.put('d', 'derived', { policyTag: 'persistent', provenanceKind: 'extraction' }); // lands quarantined
+  await store.promote('d', { approver: 'op' });
+  await store.quarantine('d', { reason: 'a later detection' });
+  await store.put('f', 'forget me', { policyTag: 'persistent' });
+  await store.forget('f');
+  await store.put('i', 'fixed', { policyTag: 'immutable' });
+  await expect(store.put('i', 'again', { policyTag: 'persistent' })).rejects.toThrow(MemoryStoreError); // refused, and logged
+  await store.put('e', 'for now', { policyTag: 'ephemeral' });
+  await store.put('s', 'this session', { policyTag: 'session' });
+  await store.endSession();
+  await store.put('k', 'v3', { policyTag: 'persistent' });
+  await store.put('open', 'its session goes on', { policyTag: 'session' }); // its retention list stays in the index
+  expect((await store.verify()).ok).toBe(true);
+  return { backend, store };
+}
+
+/** Every read an agent makes; each must answer or fail with the store's typed error, nothing else. */
+async function readsFailTyped(store: VmgMemoryStore): Promise<void> {
+  const reads = [
+    () => store.get('k'), () => store.get('k', { asOf: 2 }), () => store.history('k'), () => store.get('d', { includeQuarantined: true }),
+    () => store.get('j', { namespace: 'other' }), () => store.history('f'), () => store.get('i'), () => store.get('open'),
+  ];
+  for (const read of reads) await read().catch((e: unknown) => expect(e).toBeInstanceOf(MemoryStoreError));
+}
+
+/** Session retention lists are index data the log cannot check until the session's purge (README: what verify() checks). */
+const uncheckable = (name: string) => name.startsWith('s\u0000');
+
+/** Every (level, index) of a tree of `leaves` leaves that holds a node. */
+function nodesOf(leaves: number): [number, number][] {
+  const out: [number, number][] = [];
+  for (let level = 0; leaves >> level > 0; level++) for (let i = 0; i < leaves >> level; i++) out.push([level, i]);
+  return out;
+}
+
+type Edit =
+  | { kind: 'index'; pick: number; to: IndexValue | undefined }
+  | { kind: 'field'; pick: number; field: number; to: IndexValue }
+  | { kind: 'value'; pick: number; to: Uint8Array | undefined }
+  | { kind: 'node'; pick: number; bit: number };
+
+const json = fc.jsonValue({ maxDepth: 2 }) as fc.Arbitrary<IndexValue>;
+const edit: fc.Arbitrary<Edit> = fc.oneof(
+  fc.record({ kind: fc.constant('index' as const), pick: fc.nat(), to: fc.option(json, { nil: undefined }) }),
+  fc.record({ kind: fc.constant('field' as const), pick: fc.nat(), field: fc.nat(), to: json }),
+  fc.record({ kind: fc.constant('value' as const), pick: fc.nat(), to: fc.option(fc.uint8Array({ maxLength: 24 }), { nil: undefined }) }),
+  fc.record({ kind: fc.constant('node' as const), pick: fc.nat(), bit: fc.nat(255) }),
+);
+
+/** One field of a record replaced (or one added): the edit an attacker makes to steer one write. */
+function withField(record: IndexValue | undefined, field: number, to: IndexValue): IndexValue {
+  if (Array.isArray(record)) return record.map((x, i) => (i === field % record.length ? to : x));
+  if (typeof record !== 'object' || record === null) return to;
+  const keys = [...Object.keys(record), 'extra'];
+  return { ...record, [keys[field % keys.length]!]: to };
+}
+
+/** Apply `e`; returns the name edited (index and value edits) and whether anything held changed. */
+function apply(backend: RawMemoryBackend, e: Edit): { name?: string; changed: boolean } {
+  if (e.kind === 'node') {
+    const all = nodesOf(backend.leafCount());
+    const [level, i] = all[e.pick % all.length]!;
+    const hash = backend.node(level, i)!.slice();
+    hash[e.bit >> 3]! ^= 1 << (e.bit & 7);
+    backend.setNode(level, i, hash);
+    return { changed: true };
+  }
+  if (e.kind === 'value') {
+    const names = backend.names().values.sort();
+    const name = names[e.pick % names.length]!;
+    const before = backend.value(name)!.slice();
+    backend.setValue(name, e.to);
+    return { name, changed: e.to === undefined || !isDeepStrictEqual(before, e.to) };
+  }
+  const names = backend.names().index.sort();
+  const name = names[e.pick % names.length]!;
+  const before = structuredClone(backend.index(name));
+  const after = e.kind === 'index' ? e.to : withField(before, e.field, e.to);
+  backend.setIndex(name, after);
+  return { name, changed: !isDeepStrictEqual(before, after) };
+}
+
+describe('an attacker with write access to the backend', () => {
+  it('cannot edit an index record, a value or a tree node without verify() reporting it, nor make verify() or a read throw (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(edit, async (e) => {
+        const { backend, store } = await seeded();
+        const { name, changed } = apply(backend, e);
+        const report = await store.verify();
+        if (changed && !(name !== undefined && uncheckable(name))) expect(report.ok, `${e.kind} ${name ?? ''}`).toBe(false);
+        await readsFailTyped(store);
+      }),
+      { numRuns: Number(process.env.TAMPER_RUNS ?? 400) },
+    );
+  });
+
+  it('cannot lower the stored head, or make it unreadable, without verify() reporting it', async () => {
+    for (const head of [0, 3, -1, 'x', null, [99], { size: 99 }] as IndexValue[]) {
+      const { backend, store } = await seeded();
+      backend.setIndex(HEAD_INDEX, head);
+      expect((await store.verify()).problems, JSON.stringify(head)).toContain('head-mismatch');
+    }
+  });
+
+  it('cannot put an erased value back, even byte for byte, without verify() reporting it', async () => {
+    const { backend, store } = await seeded();
+    backend.setValue(valueRef('default', 'f', 1), canonicalJsonBytes('forget me')); // forgotten
+    backend.setValue(valueRef('default', 'k', 2), canonicalJsonBytes({ n: 2 })); // purged at session end
+    const report = await store.verify();
+    expect(report.ok).toBe(false);
+    const revived = report.entries.filter((r) => r.reasons.includes('value-not-erased'));
+    expect(revived.map((r) => [r.key, r.version, r.status])).toEqual([
+      ['k', 2, 'tampered'],
+      ['f', 1, 'tampered'],
+    ]);
+  });
+});
