@@ -1,16 +1,19 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJsonBytes, init, MemoryStoreError, VmgMemoryStore } from '../src/vmg/index.js';
 import { HEAD_INDEX, valueRef } from '../src/vmg/entry.js';
-import type { IndexValue } from '../src/vmg/backend.js';
+import type { IndexValue, StorageBackend } from '../src/vmg/backend.js';
+import { SqliteBackend } from '../src/vmg/sqlite.js';
 import { RawMemoryBackend } from './helpers/raw-memory-backend.js';
 
 await init();
 
 /** A store whose log holds every kind of operation, on a backend open to edits. */
-async function seeded() {
-  const backend = new RawMemoryBackend();
+async function seeded<B extends StorageBackend = RawMemoryBackend>(backend: B = new RawMemoryBackend() as unknown as B) {
   let now = 1_700_000_000_000;
   const store = await VmgMemoryStore.open({ backend, agentId: 'a', sessionId: 's1', clock: () => now++ });
   await store.put('k', 'v1', { policyTag: 'persistent' });
@@ -132,5 +135,65 @@ describe('an attacker with write access to the backend', () => {
       ['k', 2, 'tampered'],
       ['f', 1, 'tampered'],
     ]);
+  });
+});
+
+type CellEdit =
+  | { column: 'entry' | 'nodes' | 'value'; pick: number; how: 'flip'; bit: number }
+  | { column: 'entry' | 'nodes' | 'value'; pick: number; how: 'cut'; length: number }
+  | { column: 'entry' | 'nodes' | 'value' | 'rec'; pick: number; how: 'null' }
+  | { column: 'rec'; pick: number; how: 'json'; to: IndexValue }
+  | { column: 'rec'; pick: number; how: 'text'; to: string };
+
+const cellEdit: fc.Arbitrary<CellEdit> = fc.oneof(
+  fc.record({ column: fc.constantFrom('entry' as const, 'nodes' as const, 'value' as const), pick: fc.nat(), how: fc.constant('flip' as const), bit: fc.nat() }),
+  fc.record({ column: fc.constantFrom('entry' as const, 'nodes' as const, 'value' as const), pick: fc.nat(), how: fc.constant('cut' as const), length: fc.nat(80) }),
+  fc.record({ column: fc.constantFrom('entry' as const, 'nodes' as const, 'value' as const, 'rec' as const), pick: fc.nat(), how: fc.constant('null' as const) }),
+  fc.record({ column: fc.constant('rec' as const), pick: fc.nat(), how: fc.constant('json' as const), to: json }),
+  fc.record({ column: fc.constant('rec' as const), pick: fc.nat(), how: fc.constant('text' as const), to: fc.string({ maxLength: 12 }) }),
+);
+
+/** Apply `e` to one cell of the SQLite file, as an attacker with the file would; returns the kv name edited, if any, and whether the cell changed. */
+function applyCell(backend: SqliteBackend, e: CellEdit): { name?: string; changed: boolean } {
+  const db = backend.db;
+  const inLog = e.column === 'entry' || e.column === 'nodes';
+  const rows = (inLog ? db.prepare('SELECT seq AS id, NULL AS name FROM log ORDER BY seq') : db.prepare('SELECT id, name FROM kv ORDER BY id')).all() as { id: number; name: string | null }[];
+  const { id, name } = rows[e.pick % rows.length]!;
+  const table = inLog ? 'log' : 'kv';
+  const where = inLog ? 'seq' : 'id';
+  const before = db.prepare(`SELECT ${e.column} AS v FROM ${table} WHERE ${where} = ?`).get(id) as { v: Buffer | string | null };
+  let after: Buffer | string | null;
+  if (e.how === 'null') after = null;
+  else if (e.how === 'json') after = JSON.stringify(e.to);
+  else if (e.how === 'text') after = e.to;
+  else if (!(before.v instanceof Buffer) || before.v.length === 0) after = before.v;
+  else if (e.how === 'cut') after = before.v.subarray(0, e.length % before.v.length);
+  else {
+    after = Buffer.from(before.v);
+    after[(e.bit >> 3) % after.length]! ^= 1 << (e.bit & 7);
+  }
+  db.prepare(`UPDATE ${table} SET ${e.column} = ? WHERE ${where} = ?`).run(after, id);
+  return { name: name ?? undefined, changed: !isDeepStrictEqual(before.v, after) };
+}
+
+describe('an attacker with the SQLite file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'parapet-tamper-'));
+  let files = 0;
+
+  it('cannot edit one cell of it without verify() reporting it, nor make verify() or a read throw (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(cellEdit, async (e) => {
+        const { backend, store } = await seeded(new SqliteBackend(join(dir, `t${++files}.db`), { synchronous: 'NORMAL' }));
+        try {
+          const { name, changed } = applyCell(backend, e);
+          const report = await store.verify();
+          if (changed && !(name !== undefined && uncheckable(name))) expect(report.ok, `${e.column} ${name ?? ''}`).toBe(false);
+          await readsFailTyped(store);
+        } finally {
+          await store.close();
+        }
+      }),
+      { numRuns: Number(process.env.TAMPER_RUNS_SQLITE ?? 150) },
+    );
   });
 });
