@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createHash, createHmac } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -112,6 +112,16 @@ describe('parapet memory', () => {
     expect(tampered.status).toBe(1);
     expect(tampered.stdout).toMatch(/entry 1 \(put k v2\): value-changed/);
     expect(tampered.stdout).toMatch(/extends the checkpoint at size 2/);
+  });
+
+  it('refuses a path with no store behind it instead of creating one and calling it ok', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'parapet-mem-'));
+    for (const args of [['verify'], ['get', 'k'], ['history', 'k']]) {
+      const r = run(['memory', ...args, '--db', join(dir, 'typo.db')]);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toMatch(/no memory store at .*typo\.db.*does not exist \[not-found\]/);
+    }
+    expect(readdirSync(dir)).toEqual([]);
   });
 });
 

@@ -1,7 +1,7 @@
 // SqliteBackend's own concerns, beyond the behaviour suite every backend runs
 // (vmg-store.test.ts): its layout, and the read cache it keeps between
 // transactions, which must never outlive someone else's write.
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -78,6 +78,29 @@ describe('SqliteBackend layout', () => {
     old.exec('CREATE TABLE entries (seq INTEGER PRIMARY KEY, bytes BLOB NOT NULL)');
     old.close();
     expect(() => new SqliteBackend(path)).toThrow(expect.objectContaining({ code: 'backend', message: expect.stringMatching(/layout 0, expected 3/) }));
+  });
+});
+
+describe('SqliteBackend with create: false (tools that read or verify)', () => {
+  it('refuses a missing file or one without a store, and creates or writes nothing', () => {
+    const missing = file();
+    expect(() => new SqliteBackend(missing, { create: false })).toThrow(expect.objectContaining({ code: 'not-found', message: expect.stringMatching(/does not exist/) }));
+    expect(existsSync(missing)).toBe(false);
+    const empty = file();
+    writeFileSync(empty, '');
+    expect(() => new SqliteBackend(empty, { create: false })).toThrow(expect.objectContaining({ code: 'not-found', message: expect.stringMatching(/holds no tables/) }));
+    expect(readFileSync(empty).length).toBe(0);
+    expect(existsSync(`${empty}-wal`)).toBe(false);
+  });
+
+  it('opens an existing store', async () => {
+    const path = file();
+    const writer = await open(new SqliteBackend(path));
+    await writer.put('k', 1, { policyTag: 'persistent' });
+    await writer.close();
+    const reader = await open(new SqliteBackend(path, { create: false }));
+    expect((await reader.get('k'))?.record.value).toBe(1);
+    await reader.close();
   });
 });
 

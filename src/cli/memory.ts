@@ -22,7 +22,7 @@ export async function memoryCommand(argv: readonly string[]): Promise<number> {
   const origin = typeof flags.get('origin') === 'string' ? (flags.get('origin') as string) : undefined;
   const keyFile = flags.get('key');
   const store = await VmgMemoryStore.open({
-    backend: new SqliteBackend(db),
+    backend: new SqliteBackend(db, { create: false }), // a mistyped path must not read as an empty, valid store
     agentId: 'parapet-cli',
     sessionId: `cli-${process.pid}`,
     ...(typeof keyFile === 'string' ? { signer: parseSignerKey(readFileSync(keyFile, 'utf8').trim()) } : {}),

@@ -21,6 +21,13 @@ export interface SqliteOptions {
   readonly synchronous?: 'FULL' | 'NORMAL';
   /** How long a writer waits for another process's lock, in ms. Default 10 s. */
   readonly busyTimeoutMs?: number;
+  /**
+   * False: open an existing store only — a missing file, or one without a
+   * store in it, is refused (MemoryStoreError `not-found`) and nothing is
+   * created. For tools that read or verify: a mistyped path must not read as an
+   * empty, valid store. Default true.
+   */
+  readonly create?: boolean;
 }
 
 /** `PRAGMA user_version` of this layout; a file with another is refused, not misread. */
@@ -93,8 +100,16 @@ export class SqliteBackend implements StorageBackend {
   readonly #recs = new Map<string, IndexValue | undefined>();
 
   constructor(path: string, options: SqliteOptions = {}) {
-    this.db = new Database(path);
+    const create = options.create ?? true;
     try {
+      this.db = new Database(path, { fileMustExist: !create });
+    } catch (e) {
+      if (!create && (e as { code?: string }).code === 'SQLITE_CANTOPEN') throw new MemoryStoreError(`no memory store at "${path}": the file does not exist`, 'not-found');
+      throw e;
+    }
+    try {
+      // Checked before the WAL pragma: that would write to an empty file.
+      if (!create && this.#tableCount() === 0) throw new MemoryStoreError(`no memory store at "${path}": the file holds no tables`, 'not-found');
       this.db.pragma('journal_mode = WAL');
       this.db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
       this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 10_000}`);
@@ -107,11 +122,14 @@ export class SqliteBackend implements StorageBackend {
     this.#run = this.db.transaction((fn: (tx: BackendTx) => unknown) => this.#runInside(fn));
   }
 
+  #tableCount(): number {
+    return this.db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table'").pluck().get() as number;
+  }
+
   /** A new file gets the layout; one with another layout (an earlier build's) is refused rather than read as empty. */
   #createLayout(path: string): void {
     const version = this.db.pragma('user_version', { simple: true }) as number;
-    const tables = this.db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table'").pluck().get() as number;
-    if (version === 0 && tables === 0) {
+    if (version === 0 && this.#tableCount() === 0) {
       this.db.exec(SCHEMA);
       this.db.pragma(`user_version = ${LAYOUT}`);
     } else if (version !== LAYOUT) {
