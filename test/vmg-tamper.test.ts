@@ -2,12 +2,14 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import 'fake-indexeddb/auto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJsonBytes, init, MemoryStoreError, VmgMemoryStore } from '../src/vmg/index.js';
 import { HEAD_INDEX, valueRef } from '../src/vmg/entry.js';
 import type { IndexValue, StorageBackend } from '../src/vmg/backend.js';
 import { SqliteBackend } from '../src/vmg/sqlite.js';
+import { IndexedDbBackend } from '../src/vmg/indexeddb.js';
 import { RawMemoryBackend } from './helpers/raw-memory-backend.js';
 
 await init();
@@ -195,5 +197,110 @@ describe('an attacker with the SQLite file', () => {
       }),
       { numRuns: Number(process.env.TAMPER_RUNS_SQLITE ?? 150) },
     );
+  });
+});
+
+const OBJECT_STORES = ['entries', 'values', 'index', 'nodes'] as const;
+
+/** What an IndexedDB record may be: the shapes the backend writes, and others. */
+const anyRecord = fc.oneof(
+  fc.uint8Array({ maxLength: 40 }).map((b) => b.slice().buffer),
+  fc.string({ maxLength: 8 }),
+  fc.double(),
+  fc.constant(null),
+  json,
+  fc.uint8Array({ maxLength: 8 }), // a view, not an ArrayBuffer
+);
+/** What an IndexedDB key may be: numbers of every kind, strings, arrays (nodes are keyed [level, index]). */
+const anyKey = fc.oneof(
+  fc.integer({ min: -5, max: 40 }),
+  fc.constantFrom(2 ** 31, 2 ** 40, Number.MAX_SAFE_INTEGER, 0.5),
+  fc.string({ maxLength: 6 }),
+  fc.tuple(fc.oneof(fc.integer({ min: -1, max: 70 }), fc.constantFrom(2 ** 31, 1e9)), fc.oneof(fc.integer({ min: -1, max: 40 }), fc.constantFrom(2 ** 40, 0.5))),
+);
+
+type RowEdit =
+  | { store: (typeof OBJECT_STORES)[number]; pick: number; action: 'retype'; to: unknown }
+  | { store: (typeof OBJECT_STORES)[number]; pick: number; action: 'rekey'; key: IDBValidKey }
+  | { store: (typeof OBJECT_STORES)[number]; pick: number; action: 'delete' }
+  | { store: (typeof OBJECT_STORES)[number]; pick: number; action: 'add'; key: IDBValidKey; to: unknown };
+
+const rowEdit: fc.Arbitrary<RowEdit> = fc.oneof(
+  fc.record({ store: fc.constantFrom(...OBJECT_STORES), pick: fc.nat(), action: fc.constant('retype' as const), to: anyRecord }),
+  fc.record({ store: fc.constantFrom(...OBJECT_STORES), pick: fc.nat(), action: fc.constant('rekey' as const), key: anyKey }),
+  fc.record({ store: fc.constantFrom(...OBJECT_STORES), pick: fc.nat(), action: fc.constant('delete' as const) }),
+  fc.record({ store: fc.constantFrom(...OBJECT_STORES), pick: fc.nat(), action: fc.constant('add' as const), key: anyKey, to: anyRecord }),
+) as fc.Arbitrary<RowEdit>;
+
+const idbRequest = <T>(r: IDBRequest<T>) => new Promise<T>((resolve, reject) => ((r.onsuccess = () => resolve(r.result)), (r.onerror = () => reject(r.error))));
+
+/** Apply `e` to the closed database `name`, as someone editing the browser's storage would; returns the index name edited, if any. */
+async function applyRow(name: string, e: RowEdit): Promise<{ indexName?: string }> {
+  const db = await idbRequest(indexedDB.open(name));
+  const t = db.transaction([e.store], 'readwrite');
+  const os = t.objectStore(e.store);
+  const keys = await idbRequest(os.getAllKeys());
+  const key = keys[e.pick % keys.length]!;
+  if (e.action === 'add') os.put(e.to, e.key);
+  else if (e.action === 'delete') os.delete(key);
+  else if (e.action === 'retype') os.put(e.to, key);
+  else {
+    const value = await idbRequest(os.get(key));
+    os.delete(key);
+    os.put(value, e.key);
+  }
+  await new Promise((resolve, reject) => ((t.oncomplete = resolve), (t.onerror = () => reject(t.error))));
+  db.close();
+  return { indexName: e.store === 'index' && e.action !== 'add' ? String(key) : undefined };
+}
+
+describe('an attacker with the browser\'s IndexedDB storage', () => {
+  let databases = 0;
+
+  it('cannot edit one record of it at rest without the store refusing to open (typed) or verify() reporting it (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(rowEdit, async (e) => {
+        const name = `tamper-${++databases}`;
+        const { store } = await seeded(await IndexedDbBackend.open(name, { locks: null }));
+        await store.close();
+        const { indexName } = await applyRow(name, e);
+        let backend: IndexedDbBackend;
+        try {
+          backend = await IndexedDbBackend.open(name, { locks: null });
+        } catch (error) {
+          expect(error, `${e.store} ${e.action}`).toBeInstanceOf(MemoryStoreError);
+          return;
+        }
+        const reopened = await VmgMemoryStore.open({ backend, agentId: 'a', sessionId: 's1' });
+        try {
+          const report = await reopened.verify();
+          // A record added beside the log (a value or index record nothing refers to) is not part of what verify() checks.
+          if (e.action !== 'add' && !(indexName !== undefined && uncheckable(indexName))) expect(report.ok, `${e.store} ${e.action}`).toBe(false);
+          await readsFailTyped(reopened);
+        } finally {
+          await reopened.close();
+        }
+      }),
+      { numRuns: Number(process.env.TAMPER_RUNS_IDB ?? 150) },
+    );
+  }, 60_000);
+
+  it('cannot make opening the store allocate without bound (one key edited far out) or fail untyped', async () => {
+    const cases: RowEdit[] = [
+      { store: 'nodes', pick: 0, action: 'rekey', key: [0, 2 ** 40] },
+      { store: 'nodes', pick: 0, action: 'rekey', key: [1e9, 0] },
+      { store: 'nodes', pick: 0, action: 'rekey', key: 7 },
+      { store: 'entries', pick: 0, action: 'rekey', key: 2 ** 31 },
+      { store: 'entries', pick: 0, action: 'rekey', key: -1 },
+      { store: 'entries', pick: 0, action: 'retype', to: 'bytes?' },
+      { store: 'values', pick: 0, action: 'rekey', key: 5 },
+    ];
+    for (const e of cases) {
+      const name = `tamper-${++databases}`;
+      const { store } = await seeded(await IndexedDbBackend.open(name, { locks: null }));
+      await store.close();
+      await applyRow(name, e);
+      await expect(IndexedDbBackend.open(name, { locks: null }), JSON.stringify(e)).rejects.toMatchObject({ code: 'backend', message: expect.stringMatching(/is damaged/) });
+    }
   });
 });

@@ -87,6 +87,14 @@ export class IndexedDbBackend extends MemoryBackend implements StorageBackend {
     }
   }
 
+  /**
+   * Load the database into the mirror. What is stored is not trusted: a record
+   * of the wrong type, or keyed where the backend never writes, makes open()
+   * fail with MemoryStoreError code `backend` (nothing else), and keys are
+   * bounded by the number of rows, so that one edited key cannot make loading
+   * allocate without bound. Gaps within the bounds load as missing records,
+   * which verify() reports.
+   */
   async #load(): Promise<void> {
     const t = this.db.transaction([...STORES], 'readonly');
     const all = async (store: string) => {
@@ -94,13 +102,35 @@ export class IndexedDbBackend extends MemoryBackend implements StorageBackend {
       const [keys, values] = await Promise.all([request(os.getAllKeys()), request(os.getAll())]);
       return keys.map((k, i) => [k, values[i]] as const);
     };
-    const [entries, values, index, nodes] = await Promise.all(STORES.map(all));
-    for (const [seq, b] of entries!) this.hold('entry', seq as number, new Uint8Array(b as ArrayBuffer));
-    for (const [ref, b] of values!) this.hold('value', ref as string, new Uint8Array(b as ArrayBuffer));
-    for (const [name, v] of index!) this.hold('index', name as string, v as IndexValue);
-    // Replay nodes level by level, index by index.
-    const sorted = nodes!.map(([k, h]) => [...(k as [number, number]), h] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-    for (const [level, i, h] of sorted) this.holdNode(level, i, new Uint8Array(h as ArrayBuffer));
+    const [entries, values, index, nodes] = (await Promise.all(STORES.map(all))) as [Row[], Row[], Row[], Row[]];
+    const damaged = (what: string) => new MemoryStoreError(`the IndexedDB database "${this.db.name}" is damaged: ${what}`, 'backend');
+    // A log of n entries is keyed 0 … n − 1; deleted rows leave gaps, but not beyond twice the rows.
+    const seqLimit = 2 * entries.length + 64;
+    for (const [seq, b] of entries) {
+      if (!isIndexBelow(seq, seqLimit)) throw damaged(`an entry keyed ${describeKey(seq)}`);
+      if (!(b instanceof ArrayBuffer)) throw damaged(`entry ${seq as number} is not bytes`);
+      this.hold('entry', seq as number, new Uint8Array(b));
+    }
+    for (const [ref, b] of values) {
+      if (typeof ref !== 'string') throw damaged(`a value keyed ${describeKey(ref)}`);
+      if (!(b instanceof ArrayBuffer)) throw damaged(`value ${JSON.stringify(ref)} is not bytes`);
+      this.hold('value', ref, new Uint8Array(b));
+    }
+    // Index records may be any value: every reader checks their shape.
+    for (const [name, v] of index) {
+      if (typeof name !== 'string') throw damaged(`an index record keyed ${describeKey(name)}`);
+      this.hold('index', name, v as IndexValue);
+    }
+    // Node (level, i) is keyed [level, i]; a tree of 2^53 leaves has 54 levels. Replayed level by level, index by index.
+    const nodeLimit = 2 * nodes.length + 64;
+    const sorted: [number, number, ArrayBuffer][] = [];
+    for (const [key, h] of nodes) {
+      if (!Array.isArray(key) || key.length !== 2 || !isIndexBelow(key[0], 64) || !isIndexBelow(key[1], nodeLimit)) throw damaged(`a tree node keyed ${describeKey(key)}`);
+      if (!(h instanceof ArrayBuffer)) throw damaged(`tree node ${describeKey(key)} is not bytes`);
+      sorted.push([key[0] as number, key[1] as number, h]);
+    }
+    sorted.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    for (const [level, i, h] of sorted) this.holdNode(level, i, new Uint8Array(h));
   }
 
   override transaction<T>(fn: (tx: BackendTx) => T): Promise<T> {
@@ -149,6 +179,11 @@ export class IndexedDbBackend extends MemoryBackend implements StorageBackend {
     this.#unlock = undefined;
   }
 }
+
+type Row = readonly [IDBValidKey, unknown];
+
+const isIndexBelow = (k: unknown, limit: number): k is number => typeof k === 'number' && Number.isInteger(k) && k >= 0 && k < limit;
+const describeKey = (k: unknown): string => (typeof k === 'string' ? JSON.stringify(k) : Array.isArray(k) ? `[${k.map(describeKey).join(', ')}]` : String(k));
 
 const isFactory = (o: IndexedDbOptions | IDBFactory): o is IDBFactory => typeof (o as IDBFactory).open === 'function';
 
