@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { init, VmgMemoryStore, type StorageBackend } from '../src/vmg/index.js';
 import { SqliteBackend } from '../src/vmg/sqlite.js';
+import { generateNoteKey, parseSignerKey } from '../src/tlog/index.js';
 
 await init();
 const dir = mkdtempSync(join(tmpdir(), 'parapet-sqlite-unit-'));
@@ -78,6 +79,25 @@ describe('SqliteBackend layout', () => {
     old.exec('CREATE TABLE entries (seq INTEGER PRIMARY KEY, bytes BLOB NOT NULL)');
     old.close();
     expect(() => new SqliteBackend(path)).toThrow(expect.objectContaining({ code: 'backend', message: expect.stringMatching(/layout 0, expected 3/) }));
+  });
+});
+
+describe('SqliteBackend log rows far beyond the end', () => {
+  it('one row inserted at seq 10^12: verify() stops at a bound and says so, verifyAgainst refuses, reads fail typed', async () => {
+    const keys = generateNoteKey('parapet/vmg/a');
+    const backend = new SqliteBackend(file());
+    const store = await VmgMemoryStore.open({ backend, agentId: 'a', sessionId: 's', signer: parseSignerKey(keys.signerKey), origin: 'parapet/vmg/a' });
+    for (let i = 0; i < 3; i++) await store.put(`k${i}`, i, { policyTag: 'persistent' });
+    const checkpoint = await store.checkpoint();
+    backend.db.prepare('INSERT INTO log (seq, entry, nodes) VALUES (?, ?, ?)').run(1e12, Buffer.from('{}'), null);
+    const report = await store.verify();
+    expect(report.ok).toBe(false);
+    expect(report.problems[0]).toBe('entries-beyond-end');
+    expect(report.size).toBe(2 * 4 + 64); // the walk's bound: twice the rows held, plus 64
+    expect(report.entries.slice(0, 3).map((e) => e.status)).toEqual(['ok', 'ok', 'ok']);
+    expect(await store.verifyAgainst(checkpoint, keys.verifierKey)).toMatchObject({ valid: false, reason: 'rewritten', message: expect.stringMatching(/far beyond/) });
+    await expect(store.get('k1')).rejects.toMatchObject({ code: 'backend' });
+    await store.close();
   });
 });
 

@@ -145,7 +145,8 @@ type CellEdit =
   | { column: 'entry' | 'nodes' | 'value'; pick: number; how: 'cut'; length: number }
   | { column: 'entry' | 'nodes' | 'value' | 'rec'; pick: number; how: 'null' }
   | { column: 'rec'; pick: number; how: 'json'; to: IndexValue }
-  | { column: 'rec'; pick: number; how: 'text'; to: string };
+  | { column: 'rec'; pick: number; how: 'text'; to: string }
+  | { column: 'row'; pick: number; how: 'insert'; seq: number; entry: Uint8Array | null; nodes: Uint8Array | null };
 
 const cellEdit: fc.Arbitrary<CellEdit> = fc.oneof(
   fc.record({ column: fc.constantFrom('entry' as const, 'nodes' as const, 'value' as const), pick: fc.nat(), how: fc.constant('flip' as const), bit: fc.nat() }),
@@ -153,11 +154,23 @@ const cellEdit: fc.Arbitrary<CellEdit> = fc.oneof(
   fc.record({ column: fc.constantFrom('entry' as const, 'nodes' as const, 'value' as const, 'rec' as const), pick: fc.nat(), how: fc.constant('null' as const) }),
   fc.record({ column: fc.constant('rec' as const), pick: fc.nat(), how: fc.constant('json' as const), to: json }),
   fc.record({ column: fc.constant('rec' as const), pick: fc.nat(), how: fc.constant('text' as const), to: fc.string({ maxLength: 12 }) }),
+  // A whole log row, at or past the end, or far beyond it.
+  fc.record({
+    column: fc.constant('row' as const), pick: fc.nat(), how: fc.constant('insert' as const),
+    seq: fc.oneof(fc.nat(40), fc.constantFrom(2 ** 31, 2 ** 40, 1e12)),
+    entry: fc.option(fc.uint8Array({ maxLength: 40 }), { nil: null }), nodes: fc.option(fc.uint8Array({ maxLength: 96 }), { nil: null }),
+  }),
 );
 
 /** Apply `e` to one cell of the SQLite file, as an attacker with the file would; returns the kv name edited, if any, and whether the cell changed. */
 function applyCell(backend: SqliteBackend, e: CellEdit): { name?: string; changed: boolean } {
   const db = backend.db;
+  if (e.how === 'insert') {
+    const before = db.prepare('SELECT entry, nodes FROM log WHERE seq = ?').get(e.seq) as { entry: Buffer | null; nodes: Buffer | null } | undefined;
+    const after = { entry: e.entry && Buffer.from(e.entry), nodes: e.nodes && Buffer.from(e.nodes) };
+    db.prepare('INSERT OR REPLACE INTO log (seq, entry, nodes) VALUES (?, ?, ?)').run(e.seq, after.entry, after.nodes);
+    return { changed: !isDeepStrictEqual(before ?? { entry: null, nodes: null }, after) };
+  }
   const inLog = e.column === 'entry' || e.column === 'nodes';
   const rows = (inLog ? db.prepare('SELECT seq AS id, NULL AS name FROM log ORDER BY seq') : db.prepare('SELECT id, name FROM kv ORDER BY id')).all() as { id: number; name: string | null }[];
   const { id, name } = rows[e.pick % rows.length]!;

@@ -58,6 +58,13 @@ export interface BackendTx {
    * answer the same with or without it.
    */
   prefetch?(what: { readonly start: number; readonly end: number } | { readonly names: readonly string[] }): void;
+  /**
+   * Optional, for a backend whose log can have gaps (rows keyed by seq, as in
+   * SQL): how many entries it holds. `entryCount()` is the highest seq + 1, so
+   * one row inserted far beyond the end would make a walk (verify()) that long;
+   * with this the walk bounds itself and reports `entries-beyond-end`.
+   */
+  storedEntries?(): number;
 }
 
 /**

@@ -66,6 +66,7 @@ function statements(db: Database.Database) {
     dataVersion: db.prepare('PRAGMA data_version').pluck(),
     totalChanges: db.prepare('SELECT total_changes()').pluck(),
     entryCount: db.prepare('SELECT seq + 1 FROM log WHERE entry IS NOT NULL ORDER BY seq DESC LIMIT 1').pluck(),
+    storedEntries: db.prepare('SELECT count(*) FROM log WHERE entry IS NOT NULL').pluck(),
     leafCount: db.prepare('SELECT seq + 1 FROM log WHERE nodes IS NOT NULL ORDER BY seq DESC LIMIT 1').pluck(),
     getEntry: db.prepare('SELECT entry FROM log WHERE seq = ?').pluck(),
     getNodes: db.prepare('SELECT nodes FROM log WHERE seq = ?').pluck(),
@@ -225,6 +226,7 @@ export class SqliteBackend implements StorageBackend {
           if (level === 0 && i >= tx.nodes.leafCount()) leaves = i + 1;
         },
       },
+      storedEntries: () => q.storedEntries.get() as number,
       prefetch: (what) => {
         // Rows absent from the file are absent from the maps, and read as before (a statement, then nothing).
         if ('names' in what) {

@@ -32,7 +32,9 @@ export type { EntryStatus };
  *   ephemeral version written before its session's last purge, not erased),
  *   quarantine-mismatch (a quarantine not of the latest version, a promote
  *   not of the newest quarantined one);
- * - log-level problems: truncated (the stored head counts more entries than
+ * - log-level problems: entries-beyond-end (the backend holds entries keyed
+ *   far past the rows it has — more than twice the rows, plus 64 — and the walk
+ *   stopped there: the report covers the log up to that point), truncated (the stored head counts more entries than
  *   the log holds), head-mismatch (the stored head is not the log's size: every
  *   append sets it), root-mismatch (any stored interior node differs from the
  *   tree rebuilt from the entries), tree-size-mismatch, and
@@ -59,6 +61,18 @@ export interface StoreVerification {
 
 const BATCH = 4096;
 
+/**
+ * How far a walk goes: the log's length, unless the backend says it holds far
+ * fewer entries than that (a row inserted far beyond the end; deleted rows
+ * leave gaps, but not beyond twice the rows held).
+ */
+function walkLength(tx: BackendTx): { n: number; beyondEnd: boolean } {
+  const n = tx.entryCount();
+  const held = tx.storedEntries?.();
+  const limit = held === undefined ? n : 2 * held + 64;
+  return n > limit ? { n: limit, beyondEnd: true } : { n, beyondEnd: false };
+}
+
 /** Entries [start, end) as stored; a missing one reads as empty bytes (it still occupies its leaf). */
 function readEntries(tx: BackendTx, start: number, end: number): Uint8Array[] {
   const raw: Uint8Array[] = [];
@@ -74,9 +88,9 @@ function readEntries(tx: BackendTx, start: number, end: number): Uint8Array[] {
  * index status: entries are parsed, checked and dropped.
  */
 export function verifyStore(tx: BackendTx, ephemeral: ReadonlyMap<string, Uint8Array>): StoreVerification {
-  const n = tx.entryCount();
+  const { n, beyondEnd } = walkLength(tx);
   const reports: Report[] = new Array(n);
-  const problems: string[] = [];
+  const problems: string[] = beyondEnd ? ['entries-beyond-end'] : [];
   const freshNodes = new MemoryNodeStore();
   const fresh = new MerkleTree(freshNodes);
   const index = new RebuiltIndex(n);
@@ -205,7 +219,8 @@ export function verifyStoreAgainst(tx: BackendTx, checkpointNote: string, verifi
   const opened = openCheckpoint(checkpointNote, [verifier], { origin });
   if (!opened.valid) return { valid: false, reason: 'checkpoint-invalid', message: `${opened.reason}: ${opened.message}` };
   const cp = opened.checkpoint;
-  const n = tx.entryCount();
+  const { n, beyondEnd } = walkLength(tx);
+  if (beyondEnd) return { valid: false, reason: 'rewritten', message: `the log holds entries far beyond its ${tx.storedEntries!()} rows: it no longer extends the checkpoint` };
   const fresh = new MerkleTree();
   for (let start = 0; start < n; start += BATCH) fresh.appendMany(readEntries(tx, start, Math.min(n, start + BATCH)));
   if (fresh.size < cp.size) return { valid: false, reason: 'truncated', message: `the log holds ${fresh.size} entries; the checkpoint vouches for ${cp.size}` };
