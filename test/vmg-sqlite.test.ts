@@ -99,6 +99,20 @@ describe('SqliteBackend log rows far beyond the end', () => {
     await expect(store.get('k1')).rejects.toMatchObject({ code: 'backend' });
     await store.close();
   });
+
+  it('with a key head claiming that many versions too, reads fail at once instead of walking them', async () => {
+    const backend = new SqliteBackend(file());
+    const store = await open(backend);
+    await store.put('k', 'v1', { policyTag: 'persistent' });
+    await store.put('k', 'v2', { policyTag: 'persistent' });
+    backend.db.prepare('INSERT INTO log (seq, entry, nodes) VALUES (?, ?, ?)').run(1e12, Buffer.from('{}'), Buffer.alloc(32));
+    const head = JSON.parse(backend.db.prepare('SELECT rec FROM kv WHERE name = ?').pluck().get('k\u0000default\u0000k') as string);
+    backend.db.prepare('UPDATE kv SET rec = ? WHERE name = ?').run(JSON.stringify({ ...head, latest: 1e12 }), 'k\u0000default\u0000k');
+    for (const read of [() => store.get('k'), () => store.history('k'), () => store.forget('k'), () => store.promote('k', { approver: 'op' })]) {
+      await expect(read()).rejects.toMatchObject({ code: 'backend', message: expect.stringMatching(/"k" v\d+ is missing: run verify\(\)/) });
+    }
+    await store.close();
+  });
 });
 
 describe('SqliteBackend with create: false (tools that read or verify)', () => {

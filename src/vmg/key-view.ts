@@ -6,7 +6,7 @@ import { POLICY_TAGS } from './types.js';
 /** One key's index inside a transaction: its head and, on demand, its version records. */
 export class KeyView {
   /** Made on first use: most operations read one or two records (a Map per put showed in profiles). */
-  #cache: Map<number, VersionIndex | undefined> | undefined;
+  #cache: Map<number, VersionIndex> | undefined;
   readonly head: KeyHead | undefined;
   /** Built once: a backend hashes a name on every lookup, and a new string has to be hashed anew. */
   readonly #headName: string;
@@ -34,28 +34,37 @@ export class KeyView {
     return this.head?.latest ?? 0;
   }
 
+  /**
+   * Version `v`'s record, or undefined when the key has no such version. Every
+   * version 1 … latest has one (records are never deleted, only marked erased),
+   * so a missing one is damage, and stops the operation with a typed error:
+   * walking on past missing records would let one edited head (a latest of
+   * 10^12 in a log inflated to match) stall a read.
+   */
   version(v: number): VersionIndex | undefined {
-    if (v < 1) return undefined; // versions start at 1: a key's first put asks for its "latest", 0
+    if (v < 1 || v > this.latest) return undefined; // versions start at 1: a key's first put asks for its "latest", 0
     const cache = (this.#cache ??= new Map());
-    if (!cache.has(v)) cache.set(v, asVersionIndex(this.tx.getIndex(this.nameOf(v)), this.key, v));
-    return cache.get(v);
+    let rec = cache.get(v);
+    if (!rec) {
+      rec = asVersionIndex(this.tx.getIndex(this.nameOf(v)), this.key, v);
+      if (!rec) throw new MemoryStoreError(`the index record of "${this.key}" v${v} is missing: run verify()`, 'backend');
+      cache.set(v, rec);
+    }
+    return rec;
   }
 
   /** All version records, oldest first. */
   versions(): VersionIndex[] {
     const out: VersionIndex[] = [];
-    for (let v = 1; v <= this.latest; v++) {
-      const rec = this.version(v);
-      if (rec) out.push(rec);
-    }
+    for (let v = 1; v <= this.latest; v++) out.push(this.version(v)!);
     return out;
   }
 
   /** The newest version matching `accept`, searching back from the latest. */
   newest(accept: (rec: VersionIndex) => boolean): VersionIndex | undefined {
     for (let v = this.latest; v >= 1; v--) {
-      const rec = this.version(v);
-      if (rec && accept(rec)) return rec;
+      const rec = this.version(v)!;
+      if (accept(rec)) return rec;
     }
     return undefined;
   }
