@@ -23,7 +23,7 @@ const entry = fc.record({
   v: fc.constant(1 as const),
   seq: fc.nat(),
   prev: fc.option(hex64, { nil: null }),
-  op: fc.constantFrom('put', 'rollback', 'forget', 'purge', 'quarantine', 'promote', 'refused'),
+  op: fc.constantFrom('put', 'rollback', 'forget', 'purge', 'session-end', 'quarantine', 'promote', 'refused'),
   ns: text,
   key: text,
   version: fc.nat(),

@@ -611,6 +611,17 @@ for (const h of [memory, sqlite, indexeddb]) {
         expect(tampered(v)).toEqual([expect.objectContaining({ seq: x.seq, key: 'x', reasons: ['retention-missed'] })]);
       });
 
+      it('a session whose retention list was emptied: its values are reported once it has ended', async () => {
+        let { store, backend } = await seeded(); // session s1: 'c' (seq 3) is its one item
+        await h.setIndexRaw(backend, 's\u0000s1', 0);
+        ({ store, backend } = await reload(store, backend));
+        const report = await store.endSession('s1');
+        expect(report.purged).toEqual([]); // nothing to follow: c escaped
+        const v = await store.verify();
+        expect(tampered(v)).toEqual([expect.objectContaining({ seq: 3, key: 'c', reasons: ['retention-missed'] })]);
+        expect(v.entries.at(-1)).toMatchObject({ op: 'session-end', status: 'ok' }); // logged even though nothing was purged
+      });
+
       it('immutability and retention enforced through an edited index: an overwrite, a forget and a purge they let through are reported', async () => {
         let { store, backend } = await seeded();
         await store.put('law', 'do no harm', { policyTag: 'immutable' });

@@ -11,10 +11,11 @@ export interface LogEntry {
   readonly v: 1;
   readonly seq: number;
   readonly prev: string | null;
-  readonly op: 'put' | 'rollback' | 'forget' | 'purge' | 'quarantine' | 'promote' | 'refused';
+  readonly op: 'put' | 'rollback' | 'forget' | 'purge' | 'session-end' | 'quarantine' | 'promote' | 'refused';
+  /** Empty for `session-end`, which concerns no key. */
   readonly ns: string;
   readonly key: string;
-  /** The version written (put, rollback) or acted on (the others). */
+  /** The version written (put, rollback) or acted on (the others; 0 for `session-end`). */
   readonly version: number;
   readonly policy_tag?: PolicyTag;
   readonly provenance: Provenance;
@@ -91,7 +92,7 @@ export function decodeEntry(bytes: Uint8Array | undefined): LogEntry | undefined
   return isLogEntry(e) ? e : undefined;
 }
 
-const OPS: readonly string[] = ['put', 'rollback', 'forget', 'purge', 'quarantine', 'promote', 'refused'];
+const OPS: readonly string[] = ['put', 'rollback', 'forget', 'purge', 'session-end', 'quarantine', 'promote', 'refused'];
 /** Shape checks for what storage hands back (not trusted): here, in the index readers and in verify(). */
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 export const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
@@ -112,8 +113,9 @@ function isLogEntry(e: unknown): e is LogEntry {
   if (!optional(e.policy_tag, (v) => POLICY_TAGS.includes(v as PolicyTag)) || !optional(e.write_hash, isHex64)) return false;
   if (!optional(e.parent_hash, (v) => v === null || isHex64(v)) || !optional(e.quarantined, (v) => typeof v === 'boolean')) return false;
   if (!optional(e.detail, isObject)) return false;
-  // A version is written with its policy and its value's hash.
+  // A version is written with its policy and its value's hash; a session end names its session.
   if ((e.op === 'put' || e.op === 'rollback') && (e.policy_tag === undefined || e.write_hash === undefined)) return false;
+  if (e.op === 'session-end' && typeof (e.detail as Record<string, unknown> | undefined)?.session_id !== 'string') return false;
   // The one detail field the log walk reads: the versions a forget erased.
   const erased = (e.detail as Record<string, unknown> | undefined)?.erased;
   return erased === undefined || (Array.isArray(erased) && erased.every(isCount));

@@ -75,10 +75,10 @@ export class RebuiltIndex {
   readonly #bits: Uint16Array;
   /** Per namespace, per key: two lookups of short strings the parser made, instead of building a name per entry. */
   readonly #keys = new Map<string, Map<string, KeyState>>();
-  /** Session and ephemeral versions (seq, session), and each session's last purge entry: retention is checked at the end. */
+  /** Session and ephemeral versions (seq, session), and each session's last end: retention is checked once the log is read. */
   readonly #retainedSeqs: number[] = [];
   readonly #retainedSessions: string[] = [];
-  readonly #lastPurge = new Map<string, number>();
+  readonly #lastEnd = new Map<string, number>();
 
   constructor(entries: number) {
     this.#bits = new Uint16Array(entries);
@@ -134,7 +134,6 @@ export class RebuiltIndex {
         const policy = at === undefined ? undefined : bits[at]! >>> POLICY_SHIFT;
         if (policy !== undefined && policy !== SESSION && policy !== EPHEMERAL_POLICY) flag(report, 'purge-mismatch');
         if (at !== undefined) bits[at]! |= ERASED | ERASURE_LOGGED;
-        if (typeof e.detail?.session_id === 'string') this.#lastPurge.set(e.detail.session_id, seq);
         break;
       }
       // The store quarantines a key's latest version, and promotes its newest quarantined one (it finds both in the index).
@@ -163,6 +162,11 @@ export class RebuiltIndex {
     return true;
   }
 
+  /** A `session-end` entry at `seq`: every session and ephemeral version its session wrote before it must be erased by then. */
+  sessionEnded(e: LogEntry, seq: number): void {
+    this.#lastEnd.set(e.detail!.session_id as string, seq);
+  }
+
   /** The value of the version written at `seq` is held. */
   valueHeld(seq: number): void {
     this.#bits[seq]! |= VALUE_HELD;
@@ -188,15 +192,15 @@ export class RebuiltIndex {
   }
 
   /**
-   * Session and ephemeral versions written before their session's last purge
+   * Session and ephemeral versions written before their session's last end
    * and still not erased. endSession purges every such version of its session
-   * in one transaction, following the session's list in the index: one left
-   * was left out of that list.
+   * in the transaction that logs the end, following the session's list in the
+   * index: one left was left out of that list (or the list was emptied).
    */
   *retentionMissed(): Iterable<number> {
     for (let i = 0; i < this.#retainedSeqs.length; i++) {
       const seq = this.#retainedSeqs[i]!;
-      if ((this.#lastPurge.get(this.#retainedSessions[i]!) ?? -1) > seq && (this.#bits[seq]! & ERASED) === 0) yield seq;
+      if ((this.#lastEnd.get(this.#retainedSessions[i]!) ?? -1) > seq && (this.#bits[seq]! & ERASED) === 0) yield seq;
     }
   }
 

@@ -257,7 +257,10 @@ export class VmgMemoryStore {
 
   /**
    * Retention at session end: erase `session` values written in `sessionId`
-   * and its `ephemeral` values, one audited `purge` entry each.
+   * and its `ephemeral` values, one audited `purge` entry each, then one
+   * `session-end` entry — always, even when nothing was purged: it is what
+   * lets verify() see a value that escaped retention (its session ended
+   * before it and it is not erased) however the retention list was edited.
    */
   async endSession(sessionId: string = this.sessionId): Promise<PurgeReport> {
     if (typeof sessionId !== 'string' || sessionId.length === 0) throw new ParapetTypeError('"sessionId" must be a non-empty string');
@@ -272,6 +275,7 @@ export class VmgMemoryStore {
         this.#append(tx, { op: 'purge', ns, key, version, provenance: this.#provenance('user'), detail: { session_id: sessionId, policy_tag: v.policy } });
         out.push({ namespace: ns, key, version, policy_tag: v.policy });
       }
+      this.#append(tx, { op: 'session-end', ns: '', key: '', version: 0, provenance: this.#provenance('user'), detail: { session_id: sessionId, purged: out.length } });
       clearSessionList(tx, sessionId);
       return out;
     });

@@ -29,7 +29,7 @@ export type { EntryStatus };
  *   at that point, or an erased version restored), immutable-violated (a put,
  *   rollback or forget past an immutable version), purge-mismatch (a purge of
  *   a value neither session nor ephemeral), retention-missed (a session or
- *   ephemeral version written before its session's last purge, not erased),
+ *   ephemeral version written before its session's last end, not erased),
  *   quarantine-mismatch (a quarantine not of the latest version, a promote
  *   not of the newest quarantined one);
  * - log-level problems: entries-beyond-end (the backend holds entries keyed
@@ -127,7 +127,8 @@ export function verifyStore(tx: BackendTx, ephemeral: ReadonlyMap<string, Uint8A
       const stored = tx.nodes.get(0, seq);
       if (!stored || !bytesEqual(stored, leaf)) flag(report, 'node-mismatch');
       prevLeaf = leaf;
-      if (!entry || entry.op === 'refused') continue;
+      if (entry?.op === 'session-end') index.sessionEnded(entry, seq);
+      if (!entry || entry.op === 'refused' || entry.op === 'session-end') continue;
       const state = index.apply(entry, seq, report);
       if (entry.op === 'put' || entry.op === 'rollback') {
         seqs.push(seq);
