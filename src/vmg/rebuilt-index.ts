@@ -13,7 +13,7 @@ const ERASURE_LOGGED = 16;
 const EPHEMERAL = 32;
 /** Its value is held by the backend (or the store, if ephemeral). */
 const VALUE_HELD = 64;
-/** The top two bits: the version's policy, as its index in POLICY_TAGS (a rollback must carry it on). */
+/** Bits 8–9: the version's policy, as its index in POLICY_TAGS (a rollback must carry it on). */
 const POLICY_SHIFT = 8;
 const EPHEMERAL_POLICY = POLICY_TAGS.indexOf('ephemeral');
 const SESSION = POLICY_TAGS.indexOf('session');
