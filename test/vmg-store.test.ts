@@ -395,6 +395,15 @@ for (const h of [memory, sqlite, indexeddb]) {
         await expect(store.get('b')).rejects.toMatchObject({ code: 'backend' });
       });
 
+      it('a changed value is not copied by a rollback into a new version', async () => {
+        let { store, backend } = await seeded();
+        await h.setValue(backend, valueRef('default', 'a', 1), enc.encode('"injected"'));
+        ({ store, backend } = await reload(store, backend));
+        const size = (await store.treeHead()).size;
+        await expect(store.rollback('a', 1, { reason: 'restore' })).rejects.toMatchObject({ code: 'backend', message: expect.stringMatching(/does not match its write_hash/) });
+        expect((await store.treeHead()).size).toBe(size); // nothing written
+      });
+
       it('a deleted value (without forget or purge)', async () => {
         let { store, backend } = await seeded();
         await h.setValue(backend, valueRef('default', 'd', 1), null);

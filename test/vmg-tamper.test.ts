@@ -38,13 +38,20 @@ async function seeded<B extends StorageBackend = RawMemoryBackend>(backend: B = 
   return { backend, store };
 }
 
-/** Every read an agent makes; each must answer or fail with the store's typed error, nothing else. */
+/**
+ * Every read an agent makes, then every kind of write: each must answer or fail
+ * with the store's typed error, nothing else; and verify() still answers after.
+ */
 async function readsFailTyped(store: VmgMemoryStore): Promise<void> {
-  const reads = [
+  const operations = [
     () => store.get('k'), () => store.get('k', { asOf: 2 }), () => store.history('k'), () => store.get('d', { includeQuarantined: true }),
     () => store.get('j', { namespace: 'other' }), () => store.history('f'), () => store.get('i'), () => store.get('open'),
+    () => store.put('k', 'after', { policyTag: 'persistent' }), () => store.put('new', 1, { policyTag: 'session' }),
+    () => store.rollback('k', 1, { reason: 'r' }), () => store.quarantine('k', { reason: 'r' }), () => store.promote('d', { approver: 'op' }),
+    () => store.forget('j', { namespace: 'other' }), () => store.put('i', 'x', { policyTag: 'persistent' }), () => store.endSession(),
   ];
-  for (const read of reads) await read().catch((e: unknown) => expect(e).toBeInstanceOf(MemoryStoreError));
+  for (const operation of operations) await (operation() as Promise<unknown>).catch((e: unknown) => expect(e).toBeInstanceOf(MemoryStoreError));
+  expect(typeof (await store.verify()).ok).toBe('boolean');
 }
 
 /** Session retention lists are index data the log cannot check until the session's purge (README: what verify() checks). */

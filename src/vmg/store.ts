@@ -214,6 +214,10 @@ export class VmgMemoryStore {
       const targetEntry = this.#entryAt(tx, target.seq);
       const bytes = target.erased ? undefined : this.#loadValue(tx, ns, key, toVersion, target.policy);
       if (!bytes) return { erased: true } as const;
+      // Checked as a read checks it: content edited at rest must not be copied into a new version.
+      if (toHex(sha256(bytes)) !== targetEntry.write_hash) {
+        throw new MemoryStoreError(`value of "${key}" v${toVersion} does not match its write_hash: run verify()`, 'backend');
+      }
       const provenance: Provenance = {
         ...this.#provenance(targetEntry.provenance.kind),
         actor: this.agentId, reason: options.reason, rolled_back_from: view.latest, rolled_back_to: toVersion,
