@@ -115,6 +115,19 @@ describe('SqliteBackend log rows far beyond the end', () => {
   });
 });
 
+describe('SqliteBackend log truncated by deleting rows (entries and nodes alike)', () => {
+  it('writes refuse, so that the recorded head keeps saying so, and verify() reports it', async () => {
+    const backend = new SqliteBackend(file());
+    const store = await open(backend);
+    for (let i = 0; i < 6; i++) await store.put(`k${i}`, i, { policyTag: 'persistent' });
+    backend.db.prepare('DELETE FROM log WHERE seq >= 3').run(); // the tree stays consistent with the entries left
+    await expect(store.put('after', 1, { policyTag: 'persistent' })).rejects.toMatchObject({ code: 'backend', message: expect.stringMatching(/holds 3 entries but its recorded head says 6/) });
+    await expect(store.endSession()).rejects.toMatchObject({ code: 'backend' });
+    expect((await store.verify()).problems).toContain('truncated');
+    await store.close();
+  });
+});
+
 describe('SqliteBackend with create: false (tools that read or verify)', () => {
   it('refuses a missing file or one without a store, and creates or writes nothing', () => {
     const missing = file();

@@ -403,6 +403,12 @@ export class VmgMemoryStore {
   #append(tx: BackendTx, fields: Omit<LogEntry, 'v' | 'seq' | 'prev'>): number {
     const tree = this.#tree(tx);
     const seq = tree.size;
+    // Every append leaves the head at the log's size. One that differs means a truncated log (or an edited
+    // head): refuse, rather than overwrite with the new size the one record that says so.
+    const head = tx.getIndex(HEAD_INDEX);
+    if (head === undefined ? seq > 0 : head !== seq) {
+      throw new MemoryStoreError(`the log holds ${seq} entries but its recorded head says ${JSON.stringify(head ?? null)}: run verify()`, 'backend');
+    }
     const prev = seq > 0 ? toHex(tree.leafHash(seq - 1)) : null;
     const bytes = entryScratch.encode(entryJson({ v: 1, seq, prev, ...fields })); // undefined fields are absent; copied by the backend
     tx.putEntry(seq, bytes);
