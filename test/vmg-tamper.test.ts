@@ -132,6 +132,28 @@ describe('an attacker with write access to the backend', () => {
     );
   });
 
+  it('cannot edit a log entry (any field, to any JSON) without verify() reporting it for good, whatever is written after (property)', async () => {
+    const fields = ['v', 'seq', 'prev', 'op', 'ns', 'key', 'version', 'policy_tag', 'write_hash', 'parent_hash', 'quarantined', 'detail', 'provenance', 'provenance.session_id', 'provenance.kind', 'detail.session_id', 'detail.erased'];
+    await fc.assert(
+      fc.asyncProperty(fc.nat(), fc.constantFrom(...fields), fc.option(json, { nil: undefined }), async (pick, at, to) => {
+        const { backend, store } = await seeded();
+        const entries = backend.entries();
+        const seq = pick % entries.length;
+        const before = new TextDecoder().decode(entries[seq]!);
+        const e = JSON.parse(before) as Record<string, Record<string, unknown>>;
+        const [head, tail] = at.split('.') as [string, string | undefined];
+        const target = tail === undefined ? e : ((e[head] = typeof e[head] === 'object' && e[head] !== null ? e[head] : {}) as Record<string, unknown>);
+        if (to === undefined) delete target[tail ?? head];
+        else target[tail ?? head] = to;
+        const after = JSON.stringify(e);
+        backend.setEntry(seq, new TextEncoder().encode(after));
+        if (after !== before) expect((await store.verify()).ok, `${seq}.${at}`).toBe(false);
+        await operationsFailTyped(store, true);
+      }),
+      { numRuns: Number(process.env.TAMPER_RUNS ?? 400) },
+    );
+  });
+
   it('cannot lower the stored head, or make it unreadable, without verify() reporting it', async () => {
     for (const head of [0, 3, -1, 'x', null, [99], { size: 99 }] as IndexValue[]) {
       const { backend, store } = await seeded();
