@@ -335,7 +335,17 @@ for (const h of [memory, sqlite, indexeddb]) {
       await expect(store.put('k', { n: NaN }, { policyTag: 'persistent' })).rejects.toThrow(/not a JSON number/);
       await expect(store.put('k', new Date(), { policyTag: 'persistent' })).rejects.toThrow(/plain objects/);
       await expect(store.put('k', 1, { policyTag: 'persistent', expectedVersion: -1 })).rejects.toThrow(/"expectedVersion"/);
+      // A lone surrogate cannot go into a log entry: refused up front, naming the parameter.
+      await expect(store.put('k\ud800', 1, { policyTag: 'persistent' })).rejects.toMatchObject({ code: 'invalid-value', message: expect.stringMatching(/^"key" holds a lone surrogate/) });
+      await expect(store.put('k', 1, { policyTag: 'persistent', namespace: 'n\udc00' })).rejects.toThrow(/^"namespace" holds a lone surrogate/);
+      await expect(store.endSession('s\ud800')).rejects.toThrow(/^"sessionId" holds a lone surrogate/);
+      await expect(VmgMemoryStore.open({ agentId: 'a\ud800', sessionId: 's' })).rejects.toThrow(/^"agentId" holds a lone surrogate/);
       expect((await store.treeHead()).size).toBe(0);
+      await store.put('k', 1, { policyTag: 'persistent' });
+      await expect(store.rollback('k', 1, { reason: 'why\ud800' })).rejects.toThrow(/^"reason" holds a lone surrogate/);
+      await expect(store.promote('k', { approver: '\udfff' })).rejects.toThrow(/^"approver" holds a lone surrogate/);
+      await expect(store.forget('k', { reason: '\ud800' })).rejects.toThrow(/^"reason" holds a lone surrogate/);
+      expect((await store.treeHead()).size).toBe(1);
     });
 
     it('history and rollback behave like a simple model (property)', async () => {

@@ -58,7 +58,8 @@ function pathTo(root: unknown, target: unknown, stack: object[]): string | undef
 
 // String.prototype.isWellFormed (ES2024; Node 20) is native; the regex is the fallback.
 const LONE_SURROGATE = /\p{Cs}/u;
-const wellFormed: (s: string) => boolean =
+/** No lone surrogate: the string can be written as I-JSON (RFC 7493) and UTF-8. */
+export const wellFormed: (s: string) => boolean =
   typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === 'function'
     ? (s) => (s as unknown as { isWellFormed(): boolean }).isWellFormed()
     : (s) => !LONE_SURROGATE.test(s);

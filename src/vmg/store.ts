@@ -1,6 +1,6 @@
 import { sha256, toHex } from '../bindings/index.js';
 import { assertInteger, ParapetRangeError, ParapetStateError, ParapetTypeError } from '../bindings/errors.js';
-import { canonicalJson } from '../canonical/jcs.js';
+import { canonicalJson, wellFormed } from '../canonical/jcs.js';
 import { hashLeaf } from '../tlog/hasher.js';
 import { MerkleTree } from '../tlog/tree.js';
 import { signCheckpoint, type Checkpoint } from '../tlog/checkpoint.js';
@@ -60,9 +60,20 @@ export interface PurgeReport {
 const DEFAULT_NS = 'default';
 const NOT_FLAGGED: readonly string[] = Object.freeze([]);
 
+/**
+ * A non-empty string that goes into log entries: canonical JSON refuses a lone
+ * surrogate, and refused here the error names the parameter instead of the
+ * entry field deep inside the write.
+ */
+function checkText(value: unknown, name: string): asserts value is string {
+  if (typeof value !== 'string' || value.length === 0) throw new ParapetTypeError(`"${name}" must be a non-empty string`);
+  if (!wellFormed(value)) throw new ParapetRangeError(`"${name}" holds a lone surrogate (not I-JSON)`, 'invalid-value');
+}
+
 function checkKey(key: unknown): asserts key is string {
   if (typeof key !== 'string' || key.length === 0 || key.length > 1024) throw new ParapetTypeError('"key" must be a non-empty string of at most 1024 characters');
   if (key.includes('\u0000')) throw new ParapetRangeError('"key" must not contain NUL', 'invalid-value');
+  checkText(key, 'key');
 }
 
 function checkNamespace(ns: unknown): string {
@@ -70,6 +81,7 @@ function checkNamespace(ns: unknown): string {
   if (typeof ns !== 'string' || ns.length === 0 || ns.length > 256 || ns.includes('\u0000')) {
     throw new ParapetTypeError('"namespace" must be a non-empty string of at most 256 characters without NUL');
   }
+  checkText(ns, 'namespace');
   return ns;
 }
 
@@ -97,8 +109,8 @@ export class VmgMemoryStore {
   readonly #ephemeral = new Map<string, Uint8Array>();
 
   private constructor(options: OpenOptions) {
-    if (typeof options?.agentId !== 'string' || options.agentId.length === 0) throw new ParapetTypeError('"agentId" must be a non-empty string');
-    if (typeof options.sessionId !== 'string' || options.sessionId.length === 0) throw new ParapetTypeError('"sessionId" must be a non-empty string');
+    checkText(options?.agentId, 'agentId');
+    checkText(options.sessionId, 'sessionId');
     this.agentId = options.agentId;
     this.sessionId = options.sessionId;
     this.#backend = options.backend ?? new MemoryBackend();
@@ -201,7 +213,7 @@ export class VmgMemoryStore {
     checkKey(key);
     const ns = checkNamespace(options?.namespace);
     assertInteger(toVersion, 'toVersion', 1, Number.MAX_SAFE_INTEGER);
-    if (typeof options.reason !== 'string' || options.reason.length === 0) throw new ParapetTypeError('"reason" must be a non-empty string');
+    checkText(options.reason, 'reason');
     const outcome = await this.#transaction((tx) => {
       const view = new KeyView(tx, ns, key);
       const target = view.version(toVersion);
@@ -237,6 +249,7 @@ export class VmgMemoryStore {
   async forget(key: string, options: { namespace?: string; reason?: string } = {}): Promise<{ erased: number[] }> {
     checkKey(key);
     const ns = checkNamespace(options.namespace);
+    if (options.reason) checkText(options.reason, 'reason');
     const outcome = await this.#transaction((tx) => {
       const view = new KeyView(tx, ns, key);
       if (!view.head) return { missing: true } as const;
@@ -267,7 +280,7 @@ export class VmgMemoryStore {
    * before it and it is not erased) however the retention list was edited.
    */
   async endSession(sessionId: string = this.sessionId): Promise<PurgeReport> {
-    if (typeof sessionId !== 'string' || sessionId.length === 0) throw new ParapetTypeError('"sessionId" must be a non-empty string');
+    checkText(sessionId, 'sessionId');
     const purged = await this.#transaction((tx) => {
       const out: { namespace: string; key: string; version: number; policy_tag: PolicyTag }[] = [];
       for (const [ns, key, version] of readSessionList(tx, sessionId)) {
@@ -296,14 +309,14 @@ export class VmgMemoryStore {
    * the guard flags needs `force: true`; both outcomes are logged.
    */
   async promote(key: string, options: { approver: string; force?: boolean; namespace?: string }): Promise<void> {
-    if (typeof options?.approver !== 'string' || options.approver.length === 0) throw new ParapetTypeError('"approver" must be a non-empty string');
+    checkText(options?.approver, 'approver');
     await this.#setQuarantine(key, options.namespace, false, { approver: options.approver, force: options.force === true });
   }
 
   async #setQuarantine(key: string, namespace: string | undefined, on: boolean, detail: { reason?: string; approver?: string; force?: boolean }): Promise<void> {
     checkKey(key);
     const ns = checkNamespace(namespace);
-    if (on && (typeof detail.reason !== 'string' || detail.reason.length === 0)) throw new ParapetTypeError('"reason" must be a non-empty string');
+    if (on) checkText(detail.reason, 'reason');
     const outcome = await this.#transaction((tx) => {
       const view = new KeyView(tx, ns, key);
       const target = on ? view.version(view.latest) : view.newest((v) => v.quarantined && !v.erased);
