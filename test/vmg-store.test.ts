@@ -430,6 +430,14 @@ for (const h of [memory, sqlite, indexeddb]) {
         await expect(store.get('c')).resolves.toBeUndefined(); // the index still says erased: not served
       });
 
+      it('an ephemeral value found in the backend (it is never given one)', async () => {
+        let { store, backend } = await seeded();
+        const e = await store.put('tmp', 'scratch', { policyTag: 'ephemeral' });
+        await h.setValue(backend, valueRef('default', 'tmp', 1), enc.encode('"scratch"'));
+        ({ store, backend } = await reload(store, backend));
+        expect(tampered(await store.verify())).toMatchObject([{ seq: e.seq, key: 'tmp', reasons: ['ephemeral-stored'] }]);
+      });
+
       it('a stored head lowered (it would hide a later truncation)', async () => {
         let { store, backend } = await seeded();
         await h.setIndexRaw(backend, 'm\u0000head', 2);

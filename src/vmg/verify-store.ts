@@ -20,6 +20,8 @@ export type { EntryStatus };
  *   it, or reordered), chain-broken (prev is not the previous entry's leaf
  *   hash), node-mismatch (the stored tree disagrees with the entry bytes);
  * - values: value-changed, value-missing (deleted without a forget or purge),
+ *   ephemeral-stored (the backend holds a value written as ephemeral, which
+ *   is never given to it),
  *   value-not-erased (held although a forget or purge erased it: never
  *   deleted, or put back);
  * - writes made through an edited index, which stay in the log for good
@@ -146,7 +148,10 @@ export function verifyStore(tx: BackendTx, ephemeral: ReadonlyMap<string, Uint8A
       const entry = written[w]!;
       const name = names[w]!; // the version's index record and its value share it
       if (!index.recordMatches(tx.getIndex(name), entry, seq)) states[w]!.indexOk = false;
-      const value = entry.policy_tag === 'ephemeral' ? ephemeral.get(name) : tx.getValue(name);
+      const isEphemeral = entry.policy_tag === 'ephemeral';
+      // An ephemeral value lives in the store object that wrote it and must never reach the backend.
+      if (isEphemeral && tx.getValue(name) !== undefined) flag(reports[seq]!, 'ephemeral-stored');
+      const value = isEphemeral ? ephemeral.get(name) : tx.getValue(name);
       if (value) {
         index.valueHeld(seq);
         valueBytes.push(value);
