@@ -1,4 +1,5 @@
 import { sha256, toHex } from '../bindings/index.js';
+import { hexEquals } from '../bindings/encoding.js';
 import { assertInteger, ParapetRangeError, ParapetStateError, ParapetTypeError } from '../bindings/errors.js';
 import { canonicalJson, wellFormed } from '../canonical/jcs.js';
 import { hashLeaf } from '../tlog/hasher.js';
@@ -68,6 +69,11 @@ const NOT_FLAGGED: readonly string[] = Object.freeze([]);
 function checkText(value: unknown, name: string): asserts value is string {
   if (typeof value !== 'string' || value.length === 0) throw new ParapetTypeError(`"${name}" must be a non-empty string`);
   if (!wellFormed(value)) throw new ParapetRangeError(`"${name}" holds a lone surrogate (not I-JSON)`, 'invalid-value');
+}
+
+/** Stored value bytes are what their entry's write_hash says, or the operation stops: reads never serve, and rollbacks never copy, content edited at rest. */
+function assertValueMatches(bytes: Uint8Array, writeHash: string, key: string, version: number): void {
+  if (!hexEquals(writeHash, sha256(bytes))) throw new MemoryStoreError(`value of "${key}" v${version} does not match its write_hash: run verify()`, 'backend');
 }
 
 function checkKey(key: unknown): asserts key is string {
@@ -226,10 +232,7 @@ export class VmgMemoryStore {
       const targetEntry = this.#entryAt(tx, target.seq);
       const bytes = target.erased ? undefined : this.#loadValue(tx, ns, key, toVersion, target.policy);
       if (!bytes) return { erased: true } as const;
-      // Checked as a read checks it: content edited at rest must not be copied into a new version.
-      if (toHex(sha256(bytes)) !== targetEntry.write_hash) {
-        throw new MemoryStoreError(`value of "${key}" v${toVersion} does not match its write_hash: run verify()`, 'backend');
-      }
+      assertValueMatches(bytes, targetEntry.write_hash!, key, toVersion); // content edited at rest is not copied into a new version
       const provenance: Provenance = {
         ...this.#provenance(targetEntry.provenance.kind),
         actor: this.agentId, reason: options.reason, rolled_back_from: view.latest, rolled_back_to: toVersion,
@@ -492,9 +495,7 @@ export class VmgMemoryStore {
       throw new MemoryStoreError(`index points "${key}" v${version} at entry ${seq}, which is not it: run verify()`, 'backend');
     }
     const bytes = this.#loadValue(tx, ns, key, version, entry.policy_tag!);
-    if (bytes && toHex(sha256(bytes)) !== entry.write_hash) {
-      throw new MemoryStoreError(`value of "${key}" v${version} does not match its write_hash: run verify()`, 'backend');
-    }
+    if (bytes) assertValueMatches(bytes, entry.write_hash!, key, version);
     if (!bytes && !allowMissing) return undefined;
     return {
       namespace: ns, key, value: bytes ? JSON.parse(decoder.decode(bytes)) : undefined, version, policy_tag: entry.policy_tag!,

@@ -86,7 +86,7 @@ function readEntries(tx: BackendTx, start: number, end: number): Uint8Array[] {
  * Walk everything, one batch of entries at a time: leaf and value hashes are
  * computed in batches on the core (leaves four at a time); the tree is rebuilt
  * from the entries themselves, so a rewritten node store cannot vouch for
- * rewritten entries. Nothing is kept per entry but its report and a byte of
+ * rewritten entries. Nothing is kept per entry but its report and 16 bits of
  * index status: entries are parsed, checked and dropped.
  */
 export function verifyStore(tx: BackendTx, ephemeral: ReadonlyMap<string, Uint8Array>): StoreVerification {
@@ -129,8 +129,11 @@ export function verifyStore(tx: BackendTx, ephemeral: ReadonlyMap<string, Uint8A
       const stored = tx.nodes.get(0, seq);
       if (!stored || !bytesEqual(stored, leaf)) flag(report, 'node-mismatch');
       prevLeaf = leaf;
-      if (entry?.op === 'session-end') index.sessionEnded(entry, seq);
-      if (!entry || entry.op === 'refused' || entry.op === 'session-end') continue;
+      if (!entry || entry.op === 'refused') continue;
+      if (entry.op === 'session-end') {
+        index.sessionEnded(entry, seq);
+        continue;
+      }
       const state = index.apply(entry, seq, report);
       if (entry.op === 'put' || entry.op === 'rollback') {
         seqs.push(seq);
@@ -148,10 +151,11 @@ export function verifyStore(tx: BackendTx, ephemeral: ReadonlyMap<string, Uint8A
       const entry = written[w]!;
       const name = names[w]!; // the version's index record and its value share it
       if (!index.recordMatches(tx.getIndex(name), entry, seq)) states[w]!.indexOk = false;
+      const stored = tx.getValue(name);
       const isEphemeral = entry.policy_tag === 'ephemeral';
       // An ephemeral value lives in the store object that wrote it and must never reach the backend.
-      if (isEphemeral && tx.getValue(name) !== undefined) flag(reports[seq]!, 'ephemeral-stored');
-      const value = isEphemeral ? ephemeral.get(name) : tx.getValue(name);
+      if (isEphemeral && stored !== undefined) flag(reports[seq]!, 'ephemeral-stored');
+      const value = isEphemeral ? ephemeral.get(name) : stored;
       if (value) {
         index.valueHeld(seq);
         valueBytes.push(value);
