@@ -414,6 +414,15 @@ for (const h of [memory, sqlite, indexeddb]) {
         expect((await store.treeHead()).size).toBe(size); // nothing written
       });
 
+      it('a version record pointed at another entry: a rollback refuses it, typed, and writes nothing', async () => {
+        let { store, backend } = await seeded();
+        await store.endSession(); // seq 6 purges "c", seq 7 ends the session: entries without a write_hash
+        await h.setIndexRaw(backend, valueRef('default', 'a', 1), { v: 1, seq: 7, policy: 'persistent', quarantined: false, erased: false });
+        ({ store, backend } = await reload(store, backend));
+        await expect(store.rollback('a', 1, { reason: 'restore' })).rejects.toMatchObject({ code: 'backend', message: expect.stringMatching(/at entry 7, which is not it/) });
+        expect((await store.treeHead()).size).toBe(8);
+      });
+
       it('a deleted value (without forget or purge)', async () => {
         let { store, backend } = await seeded();
         await h.setValue(backend, valueRef('default', 'd', 1), null);

@@ -229,7 +229,7 @@ export class VmgMemoryStore {
         this.#append(tx, { op: 'refused', ns, key, version: view.latest, provenance: this.#provenance('user'), detail: { operation: 'rollback', to: toVersion, reason: options.reason } });
         return { refused: true } as const;
       }
-      const targetEntry = this.#entryAt(tx, target.seq);
+      const targetEntry = this.#versionEntry(tx, ns, key, toVersion, target.seq);
       const bytes = target.erased ? undefined : this.#loadValue(tx, ns, key, toVersion, target.policy);
       if (!bytes) return { erased: true } as const;
       assertValueMatches(bytes, targetEntry.write_hash!, key, toVersion); // content edited at rest is not copied into a new version
@@ -486,14 +486,24 @@ export class VmgMemoryStore {
   }
 
   /**
-   * A record built from its log entry (the authority for metadata), not from
-   * the index; a value whose hash no longer matches is not returned as valid.
+   * The entry at `seq`, which the index says wrote `version` of `key`: checked
+   * to be that put or rollback (the index is derived data), so its write_hash
+   * and policy are there to use.
    */
-  #record(tx: BackendTx, ns: string, key: string, version: number, seq: number, quarantined: boolean, allowMissing = false): MemoryRecord | undefined {
+  #versionEntry(tx: BackendTx, ns: string, key: string, version: number, seq: number): LogEntry {
     const entry = this.#entryAt(tx, seq);
     if (entry.ns !== ns || entry.key !== key || entry.version !== version || (entry.op !== 'put' && entry.op !== 'rollback')) {
       throw new MemoryStoreError(`index points "${key}" v${version} at entry ${seq}, which is not it: run verify()`, 'backend');
     }
+    return entry;
+  }
+
+  /**
+   * A record built from its log entry (the authority for metadata), not from
+   * the index; a value whose hash no longer matches is not returned as valid.
+   */
+  #record(tx: BackendTx, ns: string, key: string, version: number, seq: number, quarantined: boolean, allowMissing = false): MemoryRecord | undefined {
+    const entry = this.#versionEntry(tx, ns, key, version, seq);
     const bytes = this.#loadValue(tx, ns, key, version, entry.policy_tag!);
     if (bytes) assertValueMatches(bytes, entry.write_hash!, key, version);
     if (!bytes && !allowMissing) return undefined;
