@@ -2,7 +2,7 @@
 // parapet's own hashed features (log1p term counts, L2-normalised), full-batch
 // Adam, so the result is the same on every run (no sampling, no shuffling).
 //
-//   node models/train-ipi.mjs [--data ../shared/data/ipi/dev.jsonl] [--no-write | --check]
+//   node models/train-ipi.mjs [--data data/ipi/dev.jsonl.gz] [--no-write | --check]
 //
 // Reports leave-one-source-out AUROC and TPR at 1% / 5% FPR for every source that
 // holds injections (judging generalisation, not fit), then trains on everything
@@ -10,6 +10,7 @@
 // weights for the in-core scorer) and models/ipi-classifier.json (metadata and
 // metrics). Requires `npm run build` first (it featurizes with dist/).
 import { readFileSync, writeFileSync } from 'node:fs';
+import { dataFile, readJsonl } from '../scripts/jsonl.mjs';
 import { init, featurize, normalizeText } from '../dist/index.js';
 import { generate, rng } from './synth-ipi.mjs';
 import { writeOnnxLinear } from './onnx-linear.mjs';
@@ -113,8 +114,7 @@ export const vectorizeForScoring = (text) => {
 
 async function main() {
   await init();
-  const dataPath = arg('data', new URL('../../shared/data/ipi/dev.jsonl', import.meta.url).pathname);
-  const real = readFileSync(dataPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const real = readJsonl(arg('data', dataFile('dev.jsonl.gz')));
   const synth = generate();
   const all = [...real, ...synth].map((r) => ({ ...r, ...vectorize(r.text) }));
   const sources = [...new Set(real.filter((r) => r.label === 1).map((r) => r.source))].sort();

@@ -1,17 +1,13 @@
-// npm run eval:ipi -- FILE.jsonl   (lines: { text, label, source })
+// npm run eval:ipi [-- FILE.jsonl[.gz]]   (lines: { text, label, source }; default data/ipi/dev.jsonl.gz)
 // AUROC and TPR at 1% / 5% FPR of IpiDetector.inspect, overall and per source.
-import { readFileSync } from 'node:fs';
 import { init, IpiDetector } from '../dist/ipi.js';
 import { auroc, tprAtFpr } from './metrics.mjs';
+import { dataFile, readJsonl } from './jsonl.mjs';
 
-const file = process.argv[2];
-if (!file) {
-  console.error('usage: npm run eval:ipi -- FILE.jsonl');
-  process.exit(2);
-}
+const file = process.argv[2] ?? dataFile('dev.jsonl.gz');
 await init();
 const detector = new IpiDetector({ mode: 'warn', env: {} });
-const rows = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+const rows = readJsonl(file);
 const scored = rows.map((r) => ({ ...r, score: detector.inspect(r.text).score }));
 const report = (name, set) => {
   const s = set.map((r) => r.score);

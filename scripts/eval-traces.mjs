@@ -1,19 +1,15 @@
-// npm run eval:traces -- FILE.jsonl   (format: ../shared/data/ipi/README.md)
+// npm run eval:traces [-- FILE.jsonl[.gz]]   (format: data/ipi/README.md; default data/ipi/traces-dev.jsonl.gz)
 // Replays each trace through a detector session — the user prompt as trusted,
 // earlier calls assessed and their results observed as untrusted — and scores
 // the pending call. Prints AUROC, TPR at 1% / 2% / 5% FPR and the flag rate.
-import { readFileSync } from 'node:fs';
 import { init, IpiDetector } from '../dist/ipi.js';
 import { auroc, tprAtFpr } from './metrics.mjs';
+import { dataFile, readJsonl } from './jsonl.mjs';
 
-const file = process.argv[2];
-if (!file) {
-  console.error('usage: npm run eval:traces -- FILE.jsonl');
-  process.exit(2);
-}
+const file = process.argv[2] ?? dataFile('traces-dev.jsonl.gz');
 await init();
 const detector = new IpiDetector({ mode: 'block', env: {} });
-const traces = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+const traces = readJsonl(file);
 const results = traces.map((t) => {
   const s = detector.session(t.trace_id);
   s.observe({ role: 'user', content: t.user_prompt });

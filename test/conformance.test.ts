@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { CHROMIUM, requireTools } from './helpers/system-tools.js';
 
 // The same checks (test/conformance/checks.mjs) against the built package in
 // each runtime the project installs from npm (deno, bun) and in Node itself.
@@ -25,16 +26,15 @@ describe('runtime conformance', () => {
   }
 });
 
-const CHROMIUM = '/usr/bin/chromium';
-if (process.env.CI && !existsSync(CHROMIUM)) throw new Error('CI must have Debian chromium for the browser conformance run (.ci/run installs it)');
+const [CHROMIUM_BIN] = requireTools('the browser conformance run', CHROMIUM) ?? [];
 
-describe.runIf(existsSync(CHROMIUM))('runtime conformance in Chromium (IndexedDB backend)', () => {
+describe.runIf(CHROMIUM_BIN !== undefined)('runtime conformance in Chromium (IndexedDB backend)', () => {
   it('runs every check in a headless page', async () => {
     const { chromium } = await import('playwright-core');
     const { serveStatic } = await import('./helpers/static-server.js');
     const server = await serveStatic(new URL('..', import.meta.url).pathname);
     const browser = await chromium.launch({
-      executablePath: CHROMIUM,
+      executablePath: CHROMIUM_BIN!,
       headless: true,
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     });

@@ -116,7 +116,7 @@ describe('skill verification never throws', () => {
     );
   });
 
-  it('minisign and SSHSIG verifiers on mutated real signatures (../shared/vectors)', () => {
+  it('minisign and SSHSIG verifiers on mutated real signatures (test/vectors)', () => {
     const read = (p: string) => new Uint8Array(readFileSync(vectorPath(p)));
     const mKey = parseMinisignPublicKey(dec.decode(read('minisign/minisign.pub')))!;
     const mMsg = read('minisign/SKILL.md');

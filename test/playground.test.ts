@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { CHROMIUM, requireTools } from './helpers/system-tools.js';
 
-const CHROMIUM = '/usr/bin/chromium';
+const [CHROMIUM_BIN] = requireTools('the playground end-to-end test', CHROMIUM) ?? [];
 
-describe.runIf(existsSync(CHROMIUM))('playground (end to end in Chromium)', () => {
+describe.runIf(CHROMIUM_BIN !== undefined)('playground (end to end in Chromium)', () => {
   it('assesses an injected call, writes, tampers and catches it with verify, and saves a screenshot', async () => {
     const { build } = await import('vite');
     const { chromium } = await import('playwright-core');
@@ -12,7 +13,7 @@ describe.runIf(existsSync(CHROMIUM))('playground (end to end in Chromium)', () =
     await build({ configFile: `${root}playground/vite.config.ts`, logLevel: 'warn' });
     const server = await serveStatic(`${root}test-results/playground-dist`);
     const browser = await chromium.launch({
-      executablePath: CHROMIUM,
+      executablePath: CHROMIUM_BIN!,
       headless: true,
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     });

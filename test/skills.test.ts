@@ -14,6 +14,7 @@ import {
 } from '../src/skills/index.js';
 import { loadSkillFolder } from '../src/skills/node.js';
 import { vectorPath, hex } from './helpers/vectors.js';
+import { MINISIGN, requireTools, SSH_KEYGEN } from './helpers/system-tools.js';
 
 await init();
 
@@ -45,7 +46,7 @@ const edit = (b: SkillBundle, fn: (files: Map<string, Uint8Array>) => void): Ski
 const verify = (b: SkillBundle, extra: Partial<Parameters<typeof verifySkillSignature>[1]> = {}) =>
   verifySkillSignature(b, { trustRoot: trust, now: NOW, ...extra });
 
-describe('standard tool vectors (../shared/vectors)', () => {
+describe('standard tool vectors (test/vectors)', () => {
   it('minisign: prehashed, legacy and custom-comment signatures verify; a changed trusted comment or message does not', () => {
     const key = parseMinisignPublicKey(dec.decode(read('minisign/minisign.pub')))!;
     expect(key).toBeDefined();
@@ -283,19 +284,12 @@ describe('Node folder loader', () => {
   });
 });
 
-/** Real tools: CI installs minisign and openssh-client (.ci/run); locally the test is skipped without them. */
-const has = (bin: string) => {
-  try {
-    execFileSync('sh', ['-c', `command -v ${bin}`]);
-    return true;
-  } catch {
-    return false;
-  }
-};
-const liveTools = has('minisign') && has('ssh-keygen');
-if (process.env.CI && !liveTools) throw new Error('CI must have minisign and ssh-keygen for the live interop tests');
+// Real tools (test/helpers/system-tools.ts): skipped with an install hint where
+// they are missing, required under PARAPET_REQUIRE_SYSTEM_TOOLS=1 (CI).
+const liveTools = requireTools('live interop with minisign and ssh-keygen', MINISIGN, SSH_KEYGEN);
+const [MINISIGN_BIN = 'minisign', SSH_KEYGEN_BIN = 'ssh-keygen'] = liveTools ?? [];
 
-describe.runIf(liveTools)('live interop with the real minisign and ssh-keygen', () => {
+describe.runIf(liveTools !== undefined)('live interop with the real minisign and ssh-keygen', () => {
   const dir = mkdtempSync(join(tmpdir(), 'parapet-interop-'));
   const bundle = skill();
   const manifest = bundleManifest(bundle);
@@ -306,12 +300,12 @@ describe.runIf(liveTools)('live interop with the real minisign and ssh-keygen', 
   });
 
   it('a bundle whose MANIFEST is signed by `minisign -S` verifies (prehashed and legacy)', () => {
-    execFileSync('minisign', ['-G', '-W', '-p', join(dir, 'm.pub'), '-s', join(dir, 'm.key')]);
+    execFileSync(MINISIGN_BIN, ['-G', '-W', '-p', join(dir, 'm.pub'), '-s', join(dir, 'm.key')]);
     const pubText = readFileSync(join(dir, 'm.pub'), 'utf8');
     const key = parseMinisignPublicKey(pubText)!;
     const root: TrustRootConfig = { keys: [{ fingerprint: fingerprint(key.publicKey), publicKey: pubText, signer: 'minisign user' }] };
     for (const legacy of [false, true]) {
-      execFileSync('minisign', ['-S', ...(legacy ? ['-l'] : []), '-s', join(dir, 'm.key'), '-m', join(dir, 'MANIFEST'), '-x', join(dir, 'MANIFEST.minisig')]);
+      execFileSync(MINISIGN_BIN, ['-S', ...(legacy ? ['-l'] : []), '-s', join(dir, 'm.key'), '-m', join(dir, 'MANIFEST'), '-x', join(dir, 'MANIFEST.minisig')]);
       const b = withFiles({ 'MANIFEST.minisig': readFileSync(join(dir, 'MANIFEST.minisig'), 'utf8') });
       expect(verifySkillSignature(b, { trustRoot: root, now: NOW }), `legacy ${legacy}`).toMatchObject({ status: 'verified', format: 'minisign', signer: 'minisign user' });
       const tampered = edit(b, (f) => f.set('scripts/get.sh', enc.encode('evil\n')));
@@ -321,8 +315,8 @@ describe.runIf(liveTools)('live interop with the real minisign and ssh-keygen', 
   });
 
   it('a bundle whose MANIFEST is signed by `ssh-keygen -Y sign -n parapet-skill` verifies, and ssh-keygen verifies it too', () => {
-    execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'publisher@example.test', '-f', join(dir, 'id')]);
-    execFileSync('ssh-keygen', ['-Y', 'sign', '-f', join(dir, 'id'), '-n', 'parapet-skill', join(dir, 'MANIFEST')], { stdio: 'ignore' });
+    execFileSync(SSH_KEYGEN_BIN, ['-q', '-t', 'ed25519', '-N', '', '-C', 'publisher@example.test', '-f', join(dir, 'id')]);
+    execFileSync(SSH_KEYGEN_BIN, ['-Y', 'sign', '-f', join(dir, 'id'), '-n', 'parapet-skill', join(dir, 'MANIFEST')], { stdio: 'ignore' });
     const sig = readFileSync(join(dir, 'MANIFEST.sig'), 'utf8');
     const pk = parseSshSignature(sig)!.publicKey;
     const root: TrustRootConfig = { keys: [{ fingerprint: fingerprint(pk), publicKey: readFileSync(join(dir, 'id.pub'), 'utf8'), signer: 'ssh user' }] };
@@ -330,15 +324,15 @@ describe.runIf(liveTools)('live interop with the real minisign and ssh-keygen', 
     expect(verifySkillSignature(b, { trustRoot: root, now: NOW })).toMatchObject({ status: 'verified', format: 'sshsig' });
     // The reverse direction: OpenSSH accepts the manifest we computed, signed for our namespace.
     writeFileSync(join(dir, 'allowed'), `publisher@example.test namespaces="parapet-skill" ${readFileSync(join(dir, 'id.pub'), 'utf8')}`);
-    execFileSync('sh', ['-c', `ssh-keygen -Y verify -f "${dir}/allowed" -I publisher@example.test -n parapet-skill -s "${dir}/MANIFEST.sig" < "${dir}/MANIFEST"`]);
+    execFileSync('sh', ['-c', `"${SSH_KEYGEN_BIN}" -Y verify -f "${dir}/allowed" -I publisher@example.test -n parapet-skill -s "${dir}/MANIFEST.sig" < "${dir}/MANIFEST"`]);
     // Signed for another namespace: refused as a bad signature.
     rmSync(join(dir, 'MANIFEST.sig'));
-    execFileSync('ssh-keygen', ['-Y', 'sign', '-f', join(dir, 'id'), '-n', 'file', join(dir, 'MANIFEST')], { stdio: 'ignore' });
+    execFileSync(SSH_KEYGEN_BIN, ['-Y', 'sign', '-f', join(dir, 'id'), '-n', 'file', join(dir, 'MANIFEST')], { stdio: 'ignore' });
     expect(verifySkillSignature(withFiles({ 'MANIFEST.sig': readFileSync(join(dir, 'MANIFEST.sig'), 'utf8') }), { trustRoot: root, now: NOW })).toMatchObject({ status: 'bad-signature' });
   });
 });
 
-describe.runIf(liveTools)('the reverse: the real tools verify what parapet signs', () => {
+describe.runIf(liveTools !== undefined)('the reverse: the real tools verify what parapet signs', () => {
   const dir = mkdtempSync(join(tmpdir(), 'parapet-reverse-'));
   const write = (b: SkillBundle) => {
     for (const [path, bytes] of b.files) {
@@ -350,18 +344,18 @@ describe.runIf(liveTools)('the reverse: the real tools verify what parapet signs
   it('ssh-keygen -Y verify accepts our MANIFEST.sig in namespace parapet-skill', () => {
     write(signed(skill(), { carrier: 'sshsig' }));
     writeFileSync(join(dir, 'allowed'), `publisher@example.test namespaces="parapet-skill" ${sshPublicKeyLine(publisher.publicKey)}\n`);
-    execFileSync('sh', ['-c', `ssh-keygen -Y verify -f "${dir}/allowed" -I publisher@example.test -n parapet-skill -s "${dir}/MANIFEST.sig" < "${dir}/MANIFEST"`]);
-    expect(() => execFileSync('sh', ['-c', `ssh-keygen -Y verify -f "${dir}/allowed" -I publisher@example.test -n file -s "${dir}/MANIFEST.sig" < "${dir}/MANIFEST" 2>/dev/null`])).toThrow();
+    execFileSync('sh', ['-c', `"${SSH_KEYGEN_BIN}" -Y verify -f "${dir}/allowed" -I publisher@example.test -n parapet-skill -s "${dir}/MANIFEST.sig" < "${dir}/MANIFEST"`]);
+    expect(() => execFileSync('sh', ['-c', `"${SSH_KEYGEN_BIN}" -Y verify -f "${dir}/allowed" -I publisher@example.test -n file -s "${dir}/MANIFEST.sig" < "${dir}/MANIFEST" 2>/dev/null`])).toThrow();
   });
 
   it('minisign -V (prehash required) accepts our MANIFEST.minisig', () => {
     const keyId = Uint8Array.of(9, 8, 7, 6, 5, 4, 3, 2);
     write(signed(skill(), { carrier: 'minisign', minisignKeyId: keyId }));
     writeFileSync(join(dir, 'parapet.pub'), minisignPublicKeyFile(publisher.publicKey, keyId));
-    const out = execFileSync('minisign', ['-V', '-H', '-p', join(dir, 'parapet.pub'), '-m', join(dir, 'MANIFEST'), '-x', join(dir, 'MANIFEST.minisig')]).toString();
+    const out = execFileSync(MINISIGN_BIN, ['-V', '-H', '-p', join(dir, 'parapet.pub'), '-m', join(dir, 'MANIFEST'), '-x', join(dir, 'MANIFEST.minisig')]).toString();
     expect(out).toMatch(/Signature and comment signature verified/);
     writeFileSync(join(dir, 'MANIFEST'), 'tampered\n');
-    expect(() => execFileSync('minisign', ['-V', '-p', join(dir, 'parapet.pub'), '-m', join(dir, 'MANIFEST'), '-x', join(dir, 'MANIFEST.minisig')], { stdio: 'ignore' })).toThrow();
+    expect(() => execFileSync(MINISIGN_BIN, ['-V', '-p', join(dir, 'parapet.pub'), '-m', join(dir, 'MANIFEST'), '-x', join(dir, 'MANIFEST.minisig')], { stdio: 'ignore' })).toThrow();
   });
 });
 

@@ -2,7 +2,7 @@
 // built package (dist/), printing one line per check. No runtime-specific
 // APIs: modules are passed in by each runtime's runner.
 //
-// Data here is copied from ../shared/vectors (FIPS 180-4 examples, RFC 6962
+// Data here is copied from test/vectors (FIPS 180-4 examples, RFC 6962
 // roots.json, the real sum.golang.org checkpoint from upstream_note_vectors.json).
 
 const enc = new TextEncoder();

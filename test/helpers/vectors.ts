@@ -2,11 +2,10 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /**
- * The official vectors live in ../shared/vectors beside the repository (see
- * its README for sources and formats); PARAPET_VECTORS overrides the path.
+ * The official vectors live in test/vectors (its README gives each set's
+ * source, commit and licence); PARAPET_VECTORS points at another copy.
  */
-export const VECTORS_DIR =
-  process.env.PARAPET_VECTORS ?? fileURLToPath(new URL('../../../shared/vectors/', import.meta.url));
+export const VECTORS_DIR = process.env.PARAPET_VECTORS || fileURLToPath(new URL('../vectors/', import.meta.url));
 
 export function vectorPath(relative: string): string {
   return `${VECTORS_DIR.replace(/\/?$/, '/')}${relative}`;
