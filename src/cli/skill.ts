@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fromBase64, toBase64 } from '../index.js';
 import { ed25519PublicKey } from '../crypto/ed25519.js';
@@ -40,11 +40,13 @@ export async function skillCommand(argv: readonly string[]): Promise<number> {
         issuedAt: now,
         ...(typeof days === 'string' ? { expiresAt: now + Math.round(Number(days) * 86400) } : {}),
       });
-      // Write what signing added or changed (carriers, and SKILL.md for inline).
+      // Write what signing added or changed (carriers, and SKILL.md for inline), and
+      // remove the carriers it replaced: one left behind is a second carrier, which verify refuses.
       for (const [path, bytes] of bundle.files) {
         const old = before.files.get(path);
         if (!old || Buffer.compare(old, bytes) !== 0) writeFileSync(join(dir, path), bytes);
       }
+      for (const path of before.files.keys()) if (!bundle.files.has(path)) rmSync(join(dir, path));
       process.stdout.write(`signed ${dir} with ${fingerprint(ed25519PublicKey(secretKey))}\n`);
       return 0;
     }

@@ -1,4 +1,7 @@
 import { sha256, sha256Batch, toHex } from '../bindings/index.js';
+import { skillMdForDigest } from './skill-md.js';
+
+export { frontmatterRange, skillMdForDigest } from './skill-md.js';
 
 /** A skill bundle in memory: relative path → bytes. `SKILL.md` must be at the root. */
 export interface SkillBundle {
@@ -18,19 +21,33 @@ export interface ManifestEntry {
  * Why a path is refused, or undefined when it is fine. Paths are relative,
  * '/'-separated, NFC; absolute paths, '..' and '.' segments, empty segments,
  * backslashes and control characters are refused because they could name a
- * file outside the bundle or one that looks like another.
+ * file outside the bundle or one that looks like another. U+FFFD and lone
+ * surrogates are refused because they are what a name that was not UTF-8
+ * decodes to: two different names on disk would share one manifest line.
  */
 export function pathProblem(path: string): string | undefined {
   if (typeof path !== 'string' || path.length === 0) return 'empty path';
   if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) return `absolute path ${JSON.stringify(path)}`;
   if (path.includes('\\')) return `backslash in ${JSON.stringify(path)}`;
-  if (/[\u0000-\u001f\u007f]/.test(path)) return `control character in ${JSON.stringify(path)}`;
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(path)) return `control character in ${JSON.stringify(path)}`;
+  if (/[\ufffd]|\p{Cs}/u.test(path)) return `${JSON.stringify(path)} is not a UTF-8 name (U+FFFD or a lone surrogate)`;
   for (const segment of path.split('/')) {
     if (segment === '') return `empty segment in ${JSON.stringify(path)}`;
     if (segment === '.' || segment === '..') return `'${segment}' segment in ${JSON.stringify(path)}`;
   }
   return undefined;
 }
+
+/**
+ * How a case-insensitive, compatibility-normalising reader may see a name:
+ * `SKILL.sig` with a Kelvin sign (U+212A), `skill.sig`, full-width letters and
+ * `skıll.sig` (dotless i, upper-cased to I) all fold to one name.
+ */
+export const foldName = (name: string): string => name.normalize('NFKC').toUpperCase().toLowerCase().normalize('NFKC');
+
+// Names with a meaning at the root: a look-alike there is refused, not hashed,
+// because a reader that folds names would take it for the carrier or SKILL.md.
+const RESERVED = new Map([...CARRIER_FILES, 'SKILL.md'].map((n) => [foldName(n), n]));
 
 /** Compare by Unicode code point (UTF-8 byte order), which every language can reproduce. */
 function compareCodePoints(a: string, b: string): number {
@@ -71,9 +88,14 @@ export function buildManifest(bundle: SkillBundle, options: { inline?: boolean }
       continue;
     }
     const path = raw.normalize('NFC');
+    const fold = foldName(path);
+    const reserved = RESERVED.get(fold);
+    if (reserved !== undefined && raw !== reserved) {
+      problems.push(`${JSON.stringify(raw)} looks like ${reserved} to a reader that folds case or Unicode forms`);
+      continue;
+    }
     if (seen.has(path)) problems.push(`duplicate path ${JSON.stringify(path)} (also ${JSON.stringify(seen.get(path))})`);
-    const fold = path.toLowerCase();
-    if (folded.has(fold) && folded.get(fold) !== path) problems.push(`paths differ only in case: ${JSON.stringify(folded.get(fold))} and ${JSON.stringify(path)}`);
+    if (folded.has(fold) && folded.get(fold) !== path) problems.push(`paths differ only in case or Unicode form: ${JSON.stringify(folded.get(fold))} and ${JSON.stringify(path)}`);
     seen.set(path, raw);
     folded.set(fold, path);
     if (path === 'SKILL.md') skillMd = bytes;
@@ -125,30 +147,4 @@ export function diffManifests(signed: readonly ManifestEntry[], actual: readonly
     removed: [...a.keys()].filter((p) => !b.has(p)),
     changed: [...b.keys()].filter((p) => a.has(p) && a.get(p) !== b.get(p)),
   };
-}
-
-const X_SIGNATURE_LINE = /^x-signature:[^\n]*\n/m;
-
-/**
- * The digest rule for an inline signature: SKILL.md is hashed with the
- * frontmatter's `x-signature:` line removed (the whole line, one line, inside
- * the leading `---` block). Everything else, whitespace included, is hashed as is.
- */
-export function skillMdForDigest(bytes: Uint8Array): Uint8Array {
-  const text = new TextDecoder().decode(bytes);
-  const fm = frontmatterRange(text);
-  if (!fm) return bytes;
-  const block = text.slice(fm.start, fm.end);
-  const stripped = block.replace(X_SIGNATURE_LINE, '');
-  if (stripped === block) return bytes;
-  return new TextEncoder().encode(text.slice(0, fm.start) + stripped + text.slice(fm.end));
-}
-
-/** Offsets of the frontmatter body (between the opening `---\n` and the closing `---` line). */
-export function frontmatterRange(text: string): { start: number; end: number } | undefined {
-  const open = text.startsWith('---\n') ? 4 : text.startsWith('---\r\n') ? 5 : -1;
-  if (open < 0) return undefined;
-  const close = /^---\r?$/m.exec(text.slice(open));
-  if (!close) return undefined;
-  return { start: open, end: open + close.index };
 }

@@ -1,9 +1,10 @@
-import { parse } from 'yaml';
-import { frontmatterRange } from './bundle.js';
+import { CST, isMap, isScalar, Lexer, parseDocument } from 'yaml';
+import { frontmatterRange } from './skill-md.js';
 
 export interface SkillMeta {
   readonly name: string;
   readonly description: string;
+  /** The version as written in the source (`1.10` stays "1.10", not the YAML number 1.1). */
   readonly version?: string;
   /** The inline signature carrier, if present. */
   readonly xSignature?: string;
@@ -11,23 +12,72 @@ export interface SkillMeta {
 }
 
 /**
+ * Limits checked before the YAML is parsed. Skill frontmatter is a name, a
+ * description and a few settings; the YAML parser's duplicate-key check is
+ * quadratic in a mapping's keys (40,000 keys took 11.7 s) and it runs before
+ * any signature is checked, so anyone who can drop a folder could stall a loader.
+ */
+export const MAX_FRONTMATTER_BYTES = 64 * 1024;
+export const MAX_FRONTMATTER_KEYS = 256;
+
+// Characters on which YAML readers disagree: C0 controls but tab and LF (and
+// the CR of a CRLF), DEL, C1 controls (NEL is a line break in YAML 1.1), the
+// Unicode line and paragraph separators (line breaks to YAML 1.1 readers such
+// as PyYAML), and a byte-order mark. Each could make another reader see keys
+// (`allowed-tools:`) that this one does not, or the reverse.
+const DISPUTED = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\ufeff]|\r(?!\n)/;
+// Document markers and directives: readers split frontmatter on `---` lines
+// differently (gray-matter closes at any line starting with ---), and a
+// %YAML or %TAG directive changes how the rest is read.
+const MARKER = /^(?:---|\.\.\.|%)/m;
+// Every mapping key needs one of these tokens: ':' after it, '?' before it,
+// ',' between flow entries, or '{' opening a flow mapping.
+const KEY_TOKENS = new Set(['map-value-ind', 'explicit-key-ind', 'comma', 'flow-map-start']);
+
+/**
  * Parse SKILL.md's YAML frontmatter. Never throws: returns a problem for a
- * missing block, YAML that does not parse (or uses aliases, tags or merge
- * keys), or missing `name` / `description`.
+ * missing block, a byte-order mark, a frontmatter over the limits, characters
+ * or markers that readers disagree on, YAML that does not parse (or uses
+ * aliases or unknown tags), or missing `name` / `description`.
  */
 export function readFrontmatter(bytes: Uint8Array): SkillMeta | { problem: string } {
+  if (!(bytes instanceof Uint8Array)) return { problem: 'SKILL.md is not bytes' };
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    // ignoreBOM keeps a BOM in the text so that it is refused below, not silently dropped.
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
     return { problem: 'SKILL.md is not UTF-8' };
   }
-  const range = frontmatterRange(text);
+  if (text.startsWith('\ufeff')) return { problem: 'SKILL.md starts with a byte-order mark: some readers then see no frontmatter' };
+  const range = frontmatterRange(bytes);
   if (!range) return { problem: 'SKILL.md has no --- frontmatter block' };
+  if (range.end - range.start > MAX_FRONTMATTER_BYTES) return { problem: `frontmatter is larger than ${MAX_FRONTMATTER_BYTES} bytes` };
+  const source = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes.subarray(range.start, range.end));
+  const disputed = DISPUTED.exec(source);
+  if (disputed) return { problem: `frontmatter contains U+${disputed[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}, which YAML readers read differently` };
+  if (MARKER.test(source)) return { problem: 'frontmatter contains a line starting with ---, ... or %, which readers split or read differently' };
+  let keys = 0;
+  // The lexer is linear; only the parser's composition is quadratic.
+  for (const token of new Lexer().lex(source)) {
+    if (KEY_TOKENS.has(CST.tokenType(token) ?? '') && ++keys > MAX_FRONTMATTER_KEYS) return { problem: `frontmatter has more than ${MAX_FRONTMATTER_KEYS} keys` };
+  }
   let data: unknown;
+  let version: string | undefined;
   try {
-    // A small, strict parse: no custom tags, a low alias budget (YAML bombs), unique keys.
-    data = parse(text.slice(range.start, range.end), { customTags: [], maxAliasCount: 0, uniqueKeys: true, strict: true });
+    // A small, strict parse: no custom tags, no aliases (YAML bombs), unique keys.
+    const doc = parseDocument(source, { customTags: [], uniqueKeys: true, strict: true, prettyErrors: false });
+    const issue = doc.errors[0] ?? doc.warnings[0];
+    if (issue) return { problem: `frontmatter is not valid YAML: ${issue.message.split('\n')[0]}` };
+    data = doc.toJS({ maxAliasCount: 0 });
+    const node = isMap(doc.contents) ? doc.contents.get('version', true) : undefined;
+    if (node !== undefined) {
+      // The source text, not the YAML value: `version: 1.10` is the number 1.1 to YAML.
+      const value: unknown = isScalar(node) ? node.value : undefined;
+      if (isScalar(node) && node.type === 'PLAIN' && value !== null) version = String(node.source);
+      else if (isScalar(node) && node.type !== 'PLAIN' && typeof value === 'string') version = value;
+      else return { problem: 'version must be a string' };
+    }
   } catch (e) {
     return { problem: `frontmatter is not valid YAML: ${(e as Error).message.split('\n')[0]}` };
   }
@@ -37,7 +87,6 @@ export function readFrontmatter(bytes: Uint8Array): SkillMeta | { problem: strin
     return { problem: 'frontmatter needs a name: lowercase letters, digits and hyphens, at most 64' };
   }
   if (typeof fields.description !== 'string' || fields.description.length === 0) return { problem: 'frontmatter needs a description' };
-  const version = fields.version === undefined ? undefined : String(fields.version);
   const xs = fields['x-signature'];
   if (xs !== undefined && typeof xs !== 'string') return { problem: 'x-signature must be a string' };
   return { name: fields.name, description: fields.description, ...(version !== undefined ? { version } : {}), ...(xs !== undefined ? { xSignature: xs } : {}), fields };

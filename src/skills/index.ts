@@ -16,9 +16,12 @@ export { readFrontmatter, type SkillMeta } from './frontmatter.js';
 export { fingerprint, type SkillStatement, type SkillEnvelope } from './statement.js';
 export { TrustRoot, resolvePublishers, type TrustRootConfig, type TrustedKeyConfig, type PublisherConfig, type RevocationList } from './trust.js';
 export {
-  verifySkillSignature, bundleManifest, SkillRatchet, compareVersions, SSH_NAMESPACE, type SkillVerification, type SkillStatus,
+  verifySkillSignature, bundleManifest, SSH_NAMESPACE, type SkillVerification, type SkillStatus,
   type SkillMode, type SkillFormat, type VerifyOptions,
 } from './verify.js';
+export { SkillRatchet } from './ratchet.js';
+export { compareVersions, isSemVer } from './semver.js';
+export { MAX_FRONTMATTER_BYTES, MAX_FRONTMATTER_KEYS } from './frontmatter.js';
 export { signSkill, generateSkillKey, type SignOptions } from './sign.js';
 export { parseMinisignPublicKey, parseMinisignSignature, verifyMinisign, signMinisign, minisignPublicKeyFile } from './formats/minisign.js';
 export { parseSshPublicKey, parseSshSignature, verifySshSignature, sshSignedData, signSsh, sshPublicKeyLine } from './formats/sshsig.js';

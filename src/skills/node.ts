@@ -8,13 +8,24 @@ import { join, relative, sep } from 'node:path';
 import { ParapetRangeError } from '../bindings/errors.js';
 import type { SkillBundle } from './bundle.js';
 
+const utf8Name = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 export function loadSkillFolder(dir: string, options: { maxFiles?: number; maxBytes?: number } = {}): SkillBundle {
   const maxFiles = options.maxFiles ?? 10_000;
   const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
   const files = new Map<string, Uint8Array>();
   let total = 0;
   const walk = (d: string) => {
-    for (const name of readdirSync(d)) {
+    // Names as bytes: readdir's strings turn every byte that is not UTF-8 into
+    // U+FFFD, so two files could load as one name (the other unhashed beside
+    // it) or a name could open another file than the one listed.
+    for (const raw of readdirSync(d, { encoding: 'buffer' })) {
+      let name: string;
+      try {
+        name = utf8Name.decode(raw);
+      } catch {
+        throw new ParapetRangeError(`a file name in "${relative(dir, d).split(sep).join('/') || '.'}" is not UTF-8 (bytes ${raw.toString('hex')})`, 'invalid-value');
+      }
       const full = join(d, name);
       const st = lstatSync(full);
       const rel = relative(dir, full).split(sep).join('/');

@@ -3,10 +3,11 @@ import { sha256 } from '../bindings/index.js';
 import { assertBytes, assertInteger, ParapetRangeError } from '../bindings/errors.js';
 import { canonicalJsonBytes } from '../canonical/jcs.js';
 import { ed25519PublicKey, ed25519Sign } from '../crypto/ed25519.js';
-import { CARRIER_FILES, frontmatterRange, type SkillBundle } from './bundle.js';
+import { CARRIER_FILES, type SkillBundle } from './bundle.js';
 import { signMinisign } from './formats/minisign.js';
 import { signSsh } from './formats/sshsig.js';
 import { readFrontmatter } from './frontmatter.js';
+import { frontmatterRange, locateInlineSignature, skillMdForDigest } from './skill-md.js';
 import { encodeEnvelope, encodeInlineEnvelope, fingerprint, type SkillEnvelope, type SkillStatement } from './statement.js';
 import { bundleManifest, SSH_NAMESPACE } from './verify.js';
 
@@ -40,9 +41,12 @@ export function signSkill(bundle: SkillBundle, secretKey: Uint8Array, options: S
   for (const carrierFile of CARRIER_FILES) files.delete(carrierFile);
   const skillMd = files.get('SKILL.md');
   if (!skillMd) throw new ParapetRangeError('the bundle has no SKILL.md', 'invalid-value');
-  files.set('SKILL.md', withoutInline(skillMd));
+  // An earlier inline signature line goes; anything else that mentions x-signature stays content.
+  files.set('SKILL.md', skillMdForDigest(skillMd));
   const meta = readFrontmatter(files.get('SKILL.md')!);
   if ('problem' in meta) throw new ParapetRangeError(`SKILL.md: ${meta.problem}`, 'invalid-value');
+  // An x-signature key left after the old line is removed would be a second carrier to the verifier.
+  if (meta.xSignature !== undefined) throw new ParapetRangeError('SKILL.md: an x-signature key that is not a line of its own; remove it before signing', 'invalid-value');
   const manifest = bundleManifest({ files }, { inline: carrier === 'inline' });
   const publicKey = ed25519PublicKey(secretKey);
   if (carrier === 'minisign' || carrier === 'sshsig') {
@@ -66,24 +70,25 @@ export function signSkill(bundle: SkillBundle, secretKey: Uint8Array, options: S
     statement, manifest, public_key: toBase64(publicKey), signature: toBase64(ed25519Sign(canonicalJsonBytes(statement), secretKey)),
   };
   if (carrier === 'sidecar') files.set('SKILL.sig', new TextEncoder().encode(`${encodeEnvelope(envelope)}\n`));
-  else files.set('SKILL.md', withInline(files.get('SKILL.md')!, encodeInlineEnvelope(envelope)));
+  else {
+    const inline = withInline(files.get('SKILL.md')!, encodeInlineEnvelope(envelope));
+    // A frontmatter that mentions x-signature elsewhere would make the verifier refuse the line: say so now.
+    const line = locateInlineSignature(inline);
+    if (!line || 'problem' in line) throw new ParapetRangeError(`SKILL.md: cannot carry an inline signature: ${line ? line.problem : 'no frontmatter'}`, 'invalid-value');
+    files.set('SKILL.md', inline);
+  }
   return { files };
-}
-
-/** Remove an existing `x-signature:` line (the digest rule ignores it anyway). */
-function withoutInline(bytes: Uint8Array): Uint8Array {
-  const text = new TextDecoder().decode(bytes);
-  const fm = frontmatterRange(text);
-  if (!fm) return bytes;
-  const block = text.slice(fm.start, fm.end).replace(/^x-signature:[^\n]*\n/m, '');
-  return new TextEncoder().encode(text.slice(0, fm.start) + block + text.slice(fm.end));
 }
 
 /** Add `x-signature: <base64>` as the last frontmatter line. */
 function withInline(bytes: Uint8Array, value: string): Uint8Array {
-  const text = new TextDecoder().decode(bytes);
-  const fm = frontmatterRange(text)!;
-  return new TextEncoder().encode(`${text.slice(0, fm.end)}x-signature: ${value}\n${text.slice(fm.end)}`);
+  const fm = frontmatterRange(bytes)!;
+  const line = new TextEncoder().encode(`x-signature: ${value}\n`);
+  const out = new Uint8Array(bytes.length + line.length);
+  out.set(bytes.subarray(0, fm.end));
+  out.set(line, fm.end);
+  out.set(bytes.subarray(fm.end), fm.end + line.length);
+  return out;
 }
 
 /** A new signing key pair and the fingerprint to pin in a trust root. */

@@ -37,7 +37,13 @@ export function encodeEnvelope(env: SkillEnvelope): string {
   return canonicalJson(env);
 }
 
-/** Parse an envelope's JSON; undefined when it is not one (never throws). */
+/**
+ * Parse an envelope; undefined when it is not one (never throws). Only the
+ * canonical JSON that `encodeEnvelope` writes is accepted: the carrier is left
+ * out of the digest, so it may hold no bytes that a reader could take another
+ * way — extra fields, duplicate keys (the first wins for some parsers, the
+ * last for JSON.parse), whitespace, a BOM.
+ */
 export function parseEnvelope(text: string): SkillEnvelope | undefined {
   try {
     const e = JSON.parse(text) as SkillEnvelope;
@@ -48,15 +54,31 @@ export function parseEnvelope(text: string): SkillEnvelope | undefined {
     if (typeof e.manifest !== 'string' || typeof e.public_key !== 'string' || typeof e.signature !== 'string') return undefined;
     fromBase64(e.public_key);
     fromBase64(e.signature);
-    return e;
+    const statement: SkillStatement = {
+      type: s.type, name: s.name, version: s.version, manifest_digest: s.manifest_digest, key_id: s.key_id, issued_at: s.issued_at,
+      ...(s.expires_at !== undefined ? { expires_at: s.expires_at } : {}),
+    };
+    const envelope: SkillEnvelope = { statement, manifest: e.manifest, public_key: e.public_key, signature: e.signature };
+    return encodeEnvelope(envelope) === text ? envelope : undefined;
   } catch {
     return undefined;
   }
 }
 
+/** Parse SKILL.sig: the canonical envelope, with or without the one LF that `signSkill` writes after it. */
+export function parseSidecarEnvelope(bytes: Uint8Array): SkillEnvelope | undefined {
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+    return parseEnvelope(text.endsWith('\n') ? text.slice(0, -1) : text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Parse an inline x-signature value: canonical base64 of the canonical envelope, nothing around it. */
 export function parseInlineEnvelope(value: string): SkillEnvelope | undefined {
   try {
-    return parseEnvelope(new TextDecoder('utf-8', { fatal: true }).decode(fromBase64(value.trim())));
+    return parseEnvelope(new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(fromBase64(value)));
   } catch {
     return undefined;
   }

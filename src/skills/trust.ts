@@ -4,6 +4,7 @@ import { canonicalJsonBytes } from '../canonical/jcs.js';
 import { ed25519Verify } from '../crypto/ed25519.js';
 import { parseMinisignPublicKey, type MinisignKey } from './formats/minisign.js';
 import { parseSshPublicKey } from './formats/sshsig.js';
+import { isSemVer } from './semver.js';
 import { fingerprint } from './statement.js';
 
 /** A key the operator trusts, pinned by fingerprint. */
@@ -110,6 +111,13 @@ export class TrustRoot {
     const list = doc?.revocations;
     if (list?.type !== 'parapet-skill-revocations/v1' || !Number.isSafeInteger(list.expires_at) || !Array.isArray(list.keys) || !Array.isArray(list.skills)) {
       throw new ParapetRangeError('"revocations" is not a parapet revocation list', 'invalid-value');
+    }
+    // Versions are matched by SemVer precedence; one that cannot be ordered could never match, so the list is refused.
+    for (const [i, s] of list.skills.entries()) {
+      if (typeof s?.name !== 'string') throw new ParapetRangeError(`"revocations" skills[${i}].name must be a string`, 'invalid-value');
+      if (s.version !== undefined && !isSemVer(s.version)) {
+        throw new ParapetRangeError(`"revocations" skills[${i}].version is not a SemVer 2.0.0 version: ${JSON.stringify(s.version)}`, 'invalid-value');
+      }
     }
     const pk = fromBase64(String(doc.public_key));
     if (!signers.includes(fingerprint(pk))) throw new ParapetRangeError('"revocations" is signed by a key not in "revocationSigners"', 'invalid-value');

@@ -1,12 +1,18 @@
 import { bytesEqual, toHex, utf8 } from '../bindings/encoding.js';
 import { sha256 } from '../bindings/index.js';
-import { ParapetRangeError, ParapetStateError, ParapetTypeError } from '../bindings/errors.js';
+import { ParapetRangeError } from '../bindings/errors.js';
 import { buildManifest, diffManifests, inlineManifest, manifestText, parseManifest, type ManifestEntry, type SkillBundle } from './bundle.js';
+import { findCarrier, type Carrier } from './carriers.js';
 import { readFrontmatter, type SkillMeta } from './frontmatter.js';
 import { parseMinisignSignature, verifyMinisign } from './formats/minisign.js';
 import { parseSshSignature, verifySshSignature } from './formats/sshsig.js';
-import { envelopeSignatureValid, fingerprint, parseEnvelope, parseInlineEnvelope, type SkillEnvelope } from './statement.js';
+import type { SkillRatchet } from './ratchet.js';
+import { compareVersions, isSemVer } from './semver.js';
+import { envelopeSignatureValid, fingerprint, type SkillEnvelope } from './statement.js';
 import { TrustRoot, type TrustRootConfig, type TrustedKey } from './trust.js';
+
+export { SkillRatchet } from './ratchet.js';
+export { compareVersions } from './semver.js';
 
 export type SkillStatus =
   | 'verified' | 'unsigned' | 'bad-signature' | 'untrusted-key' | 'digest-mismatch' | 'expired' | 'revoked'
@@ -32,61 +38,6 @@ export interface SkillVerification {
 
 /** The namespace for `ssh-keygen -Y sign -n parapet-skill`. */
 export const SSH_NAMESPACE = 'parapet-skill';
-
-/** Persistable version ratchet: the highest version accepted per skill name. */
-export class SkillRatchet {
-  readonly #latest = new Map<string, string>();
-
-  get(name: string): string | undefined {
-    return this.#latest.get(name);
-  }
-
-  accept(name: string, version: string | undefined): void {
-    if (version === undefined) return;
-    const held = this.#latest.get(name);
-    if (held === undefined || compareVersions(version, held) > 0) this.#latest.set(name, version);
-  }
-
-  toJSON(): { version: 1; skills: Record<string, string> } {
-    return { version: 1, skills: Object.fromEntries(this.#latest) };
-  }
-
-  static fromJSON(state: unknown): SkillRatchet {
-    const s = state as { version?: number; skills?: Record<string, unknown> };
-    if (typeof state !== 'object' || state === null || s.version !== 1) throw new ParapetStateError('skill ratchet state must have version 1', 'state-version');
-    if (typeof s.skills !== 'object' || s.skills === null) throw new ParapetTypeError('"state.skills" must be an object');
-    const r = new SkillRatchet();
-    for (const [name, v] of Object.entries(s.skills)) {
-      if (typeof v !== 'string') throw new ParapetTypeError(`"state.skills.${name}" must be a string`);
-      r.#latest.set(name, v);
-    }
-    return r;
-  }
-}
-
-/**
- * Compare versions numerically part by part ("1.10.0" > "1.9.2"); a
- * pre-release ("1.0.0-rc1") sorts before its release. Non-numeric parts
- * compare as text.
- */
-export function compareVersions(a: string, b: string): number {
-  const split = (v: string) => {
-    const [core, pre] = v.split('-', 2) as [string, string | undefined];
-    return { parts: core.split('.'), pre };
-  };
-  const x = split(a);
-  const y = split(b);
-  for (let i = 0; i < Math.max(x.parts.length, y.parts.length); i++) {
-    const p = x.parts[i] ?? '0';
-    const q = y.parts[i] ?? '0';
-    const d = /^\d+$/.test(p) && /^\d+$/.test(q) ? Number(p) - Number(q) : p.localeCompare(q);
-    if (d !== 0) return Math.sign(d);
-  }
-  if (x.pre === y.pre) return 0;
-  if (x.pre === undefined) return 1;
-  if (y.pre === undefined) return -1;
-  return x.pre.localeCompare(y.pre);
-}
 
 export interface VerifyOptions {
   readonly trustRoot: TrustRoot | TrustRootConfig;
@@ -156,39 +107,10 @@ export function verifySkillSignature(bundle: SkillBundle, options: VerifyOptions
   }
   const revoked = checkRevocation(trust, key.fingerprint, meta, now);
   if (revoked) return done(revoked.status, { ...ids, reasons: [revoked.reason] });
-  const held = meta.version !== undefined ? options.state?.get(meta.name) : undefined;
-  if (held !== undefined && compareVersions(meta.version!, held) < 0) {
-    return done('rollback', { ...ids, reasons: [`version ${meta.version} is older than the accepted ${held}`] });
-  }
+  const rolledBack = checkRatchet(options.state, meta);
+  if (rolledBack) return done(rolledBack.status, { ...ids, reasons: [rolledBack.reason] });
   options.state?.accept(meta.name, meta.version);
   return done('verified', { ...ids, reasons: [`signed by ${key.signer}`] });
-}
-
-type Carrier =
-  | { format: 'sidecar' | 'inline'; envelope: SkillEnvelope }
-  | { format: 'minisign' | 'sshsig'; signature: string; manifest: Uint8Array | undefined }
-  | { format: SkillFormat; malformed: string };
-
-function findCarrier(bundle: SkillBundle, meta: SkillMeta): Carrier | undefined {
-  const text = (path: string) => {
-    const b = bundle.files.get(path);
-    return b && new TextDecoder().decode(b);
-  };
-  const sidecar = text('SKILL.sig');
-  if (sidecar !== undefined) {
-    const envelope = parseEnvelope(sidecar);
-    return envelope ? { format: 'sidecar', envelope } : { format: 'sidecar', malformed: 'SKILL.sig is not a parapet signature envelope' };
-  }
-  if (meta.xSignature !== undefined) {
-    const envelope = parseInlineEnvelope(meta.xSignature);
-    return envelope ? { format: 'inline', envelope } : { format: 'inline', malformed: 'x-signature is not a parapet signature envelope' };
-  }
-  const manifest = bundle.files.get('MANIFEST');
-  const minisig = text('MANIFEST.minisig');
-  if (minisig !== undefined) return { format: 'minisign', signature: minisig, manifest };
-  const sshsig = text('MANIFEST.sig');
-  if (sshsig !== undefined) return { format: 'sshsig', signature: sshsig, manifest };
-  return undefined;
 }
 
 interface Checked {
@@ -249,8 +171,28 @@ function checkRevocation(trust: TrustRoot, fp: string, meta: SkillMeta, now: num
   // An expired list cannot say what has been revoked since: fail closed.
   if (list.expires_at <= now) return { status: 'revoked', reason: 'the revocation list has expired; refusing until it is renewed' };
   if (list.keys.includes(fp)) return { status: 'revoked', reason: `key ${fp} is revoked` };
-  const hit = list.skills.find((s) => s.name === meta.name && (s.version === undefined || s.version === meta.version));
-  if (hit) return { status: 'revoked', reason: `"${meta.name}"${hit.version ? ` ${hit.version}` : ''} is revoked` };
+  const entries = list.skills.filter((s) => s.name === meta.name);
+  if (entries.some((s) => s.version === undefined)) return { status: 'revoked', reason: `every version of "${meta.name}" is revoked` };
+  // A bundle without a version is not any revoked version: its signature covers other bytes than theirs.
+  if (entries.length === 0 || meta.version === undefined) return undefined;
+  // Versions compare by SemVer precedence, never as strings: "2.0.0+x" is the revoked 2.0.0.
+  if (!isSemVer(meta.version)) return { status: 'malformed', reason: `version ${JSON.stringify(meta.version)} is not SemVer 2.0.0, and versions of "${meta.name}" are revoked` };
+  const hit = entries.find((s) => compareVersions(meta.version!, s.version!) === 0);
+  if (hit) return { status: 'revoked', reason: `"${meta.name}" ${hit.version} is revoked` };
+  return undefined;
+}
+
+/**
+ * The ratchet refuses what it cannot order: a non-SemVer version is
+ * malformed, and a bundle without a version is a rollback once a version of
+ * that skill was accepted (dropping the field must not step around it).
+ */
+function checkRatchet(state: SkillRatchet | undefined, meta: SkillMeta): { status: SkillStatus; reason: string } | undefined {
+  if (!state) return undefined;
+  const held = state.get(meta.name);
+  if (meta.version === undefined) return held === undefined ? undefined : { status: 'rollback', reason: `no version, and ${held} was accepted` };
+  if (!isSemVer(meta.version)) return { status: 'malformed', reason: `version ${JSON.stringify(meta.version)} is not SemVer 2.0.0, which the version ratchet needs` };
+  if (held !== undefined && compareVersions(meta.version, held) < 0) return { status: 'rollback', reason: `version ${meta.version} is older than the accepted ${held}` };
   return undefined;
 }
 

@@ -38,10 +38,16 @@ export function parseMinisignPublicKey(text: string): MinisignKey | undefined {
   }
 }
 
-/** Parse a .minisig file; undefined when malformed (never throws). */
+/**
+ * Parse a .minisig file; undefined when malformed (never throws). Its four
+ * lines and nothing after them: a skill bundle leaves this file out of its
+ * digest, so text after the signature would ride along unsigned. (The first
+ * line's untrusted comment is free text by minisign's design and is not read.)
+ */
 export function parseMinisignSignature(text: string): MinisignSignature | undefined {
   const lines = text.replace(/\r\n/g, '\n').split('\n');
-  if (lines.length < 4 || !lines[0]!.startsWith('untrusted comment:') || !lines[2]!.startsWith('trusted comment: ')) return undefined;
+  if (lines.length === 5 && lines[4] === '') lines.pop();
+  if (lines.length !== 4 || !lines[0]!.startsWith('untrusted comment:') || !lines[2]!.startsWith('trusted comment: ')) return undefined;
   try {
     const sig = fromBase64(lines[1]!.trim());
     const global = fromBase64(lines[3]!.trim());
