@@ -81,6 +81,7 @@ describe('an inline signature leaves out exactly one canonical line', () => {
       ['no space after the colon', text.replace(line, `x-signature:  ${b64}\n`)],
       ['a lone CR before the line', text.replace(`\n${line}`, `\r${line}`)],
       ['a NEL before the line', text.replace(`\n${line}`, `\u0085${line}`)],
+      ['the line moved up the frontmatter', text.replace(line, '').replace('name: weather\n', `${line}name: weather\n`)],
     ];
     for (const [name, t] of cases) {
       const r = verify(withFile(inline, 'SKILL.md', t));

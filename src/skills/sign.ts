@@ -46,7 +46,7 @@ export function signSkill(bundle: SkillBundle, secretKey: Uint8Array, options: S
   const meta = readFrontmatter(files.get('SKILL.md')!);
   if ('problem' in meta) throw new ParapetRangeError(`SKILL.md: ${meta.problem}`, 'invalid-value');
   // An x-signature key left after the old line is removed would be a second carrier to the verifier.
-  if (meta.xSignature !== undefined) throw new ParapetRangeError('SKILL.md: an x-signature key that is not a line of its own; remove it before signing', 'invalid-value');
+  if (meta.xSignature !== undefined) throw new ParapetRangeError('SKILL.md: an x-signature that is not an inline signature line signSkill can replace; remove it before signing', 'invalid-value');
   const manifest = bundleManifest({ files }, { inline: carrier === 'inline' });
   const publicKey = ed25519PublicKey(secretKey);
   if (carrier === 'minisign' || carrier === 'sshsig') {

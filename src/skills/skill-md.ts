@@ -43,7 +43,7 @@ const LINE = /^x-signature: ([A-Za-z0-9+/]+={0,2})$/;
 /**
  * Find the inline signature line: undefined when the frontmatter never
  * mentions x-signature, a problem when it does other than as the one line
- * `x-signature: <canonical base64>` + LF at the start of a line.
+ * `x-signature: <canonical base64>` + LF that ends the frontmatter.
  *
  * Only bytes whose meaning no reader can dispute may be left out of a digest.
  * A comment, trailing spaces, a CR (which js-yaml and gray-matter read as a
@@ -70,6 +70,8 @@ export function locateInlineSignature(bytes: Uint8Array): InlineSignatureLine | 
   }
   const m = LINE.exec(text);
   if (!m || !canonicalBase64(m[1]!)) return malformed;
+  // Where signSkill writes it, and nowhere else: the digest cannot see where the line stood.
+  if (nl + 1 !== fm.end) return { problem: 'the x-signature line must be the last line of the frontmatter' };
   return { start, end: nl + 1, value: m[1]! };
 }
 
