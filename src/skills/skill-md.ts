@@ -46,8 +46,8 @@ const LINE = /^x-signature: ([A-Za-z0-9+/]+={0,2})$/;
  * `x-signature: <canonical base64>` + LF that ends the frontmatter.
  *
  * Only bytes whose meaning no reader can dispute may be left out of a digest.
- * A comment, trailing spaces, a CR (which js-yaml and gray-matter read as a
- * line break, so `allowed-tools:` after it is a key to them), a NUL, a quoted
+ * A comment, trailing spaces, a CR (a line break to YAML 1.2, so readers
+ * such as js-yaml see an `allowed-tools:` after it as a key), a NUL, a quoted
  * or folded value, or a second mention (a duplicate key to a lenient reader)
  * would all be unsigned text that some loader reads.
  */
