@@ -774,6 +774,29 @@ describe('MemoryBackend transactions', () => {
     expect((await store.verify()).ok).toBe(true);
   });
 
+  it('IndexedDB: forget and endSession delete the value and retention records from the database, not only from the mirror', async () => {
+    // What the page can check: the records are gone from IndexedDB. Whether the browser's own files
+    // (LevelDB, SQLite) still hold the bytes until it compacts them is beyond its reach (README).
+    const name = `vmg-erase-${Date.now()}`;
+    const backend = await IndexedDbBackend.open(name, { locks: null });
+    const store = await VmgMemoryStore.open({ backend, agentId: 'a', sessionId: 's' });
+    await store.put('secret', 'pin-4711', { policyTag: 'persistent' });
+    await store.put('sess', 'session-only-9c2', { policyTag: 'session' });
+    await store.forget('secret');
+    await store.endSession();
+    await store.close();
+    const rows: unknown[] = [];
+    await idbRaw(name, (t) => {
+      for (const s of ['values', 'index']) {
+        const r = t.objectStore(s).getAll();
+        r.onsuccess = () => rows.push(...r.result);
+      }
+    });
+    const text = rows.map((r) => (r instanceof ArrayBuffer ? dec.decode(r) : JSON.stringify(r))).join('\n');
+    expect(text).toContain('"erased":true'); // the records that are left say so
+    for (const gone of ['pin-4711', 'session-only-9c2', '["default","sess",1]']) expect(text).not.toContain(gone);
+  });
+
   it('IndexedDB: a write that cannot be committed is undone in the mirror', async () => {
     const backend = await IndexedDbBackend.open(`vmg-fail-${Date.now()}`);
     const store = await VmgMemoryStore.open({ backend, agentId: 'a', sessionId: 's' });
