@@ -286,7 +286,8 @@ export class VmgMemoryStore {
     checkText(sessionId, 'sessionId');
     const purged = await this.#transaction((tx) => {
       const out: { namespace: string; key: string; version: number; policy_tag: PolicyTag }[] = [];
-      for (const [ns, key, version] of readSessionList(tx, sessionId)) {
+      const list = readSessionList(tx, sessionId);
+      for (const [ns, key, version] of list) {
         const view = new KeyView(tx, ns, key);
         const v = view.version(version);
         if (!v || v.erased) continue;
@@ -296,7 +297,7 @@ export class VmgMemoryStore {
         out.push({ namespace: ns, key, version, policy_tag: v.policy });
       }
       this.#append(tx, { op: 'session-end', ns: '', key: '', version: 0, provenance: this.#provenance('user'), detail: { session_id: sessionId, purged: out.length } });
-      clearSessionList(tx, sessionId);
+      clearSessionList(tx, sessionId, list);
       return out;
     });
     return { sessionId, purged };
