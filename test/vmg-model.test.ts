@@ -66,6 +66,8 @@ function apply(model: Map<string, Version[]>, o: Op, session: string): string | 
     case 'promote': {
       const target = [...versions].reverse().find((v) => v.quarantined && !v.erased);
       if (!target) return 'not-found';
+      // Content this store object cannot read (another object's ephemeral value) cannot be inspected.
+      if (target.policy === 'ephemeral' && target.session !== session) return 'needs-force';
       target.quarantined = false;
       return undefined;
     }

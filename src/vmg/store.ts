@@ -91,6 +91,12 @@ function checkNamespace(ns: unknown): string {
   return ns;
 }
 
+/** The guard's reasons a put or rollback entry logged for its content (empty: none; entries are checked by shape, not this field). */
+function loggedGuard(entry: LogEntry): readonly string[] {
+  const guard = entry.detail?.guard;
+  return Array.isArray(guard) ? guard.filter((r): r is string => typeof r === 'string') : [];
+}
+
 const decoder = new TextDecoder();
 // Two: a put's value bytes are still in use while its entry is encoded.
 const valueScratch = new Utf8Scratch();
@@ -237,8 +243,11 @@ export class VmgMemoryStore {
         ...this.#provenance(targetEntry.provenance.kind),
         actor: this.agentId, reason: options.reason, rolled_back_from: view.latest, rolled_back_to: toVersion,
       };
+      // The guard's verdict on the content goes with it, so that promoting the copy needs force as the original would.
+      const guard = loggedGuard(targetEntry);
       const record = this.#writeVersion(tx, view, {
         op: 'rollback', policy: target.policy, provenance, writeHash: targetEntry.write_hash!, parentHash: prior.hash, quarantined: target.quarantined, bytes,
+        detail: guard.length > 0 ? { guard } : undefined,
       });
       return { record };
     });
@@ -326,8 +335,7 @@ export class VmgMemoryStore {
       const target = on ? view.version(view.latest) : view.newest((v) => v.quarantined && !v.erased);
       if (!target || target.erased) return { missing: true } as const;
       if (!on) {
-        const bytes = this.#loadValue(tx, ns, key, target.v, target.policy);
-        const flagged = bytes ? this.#flags(decoder.decode(bytes)) : [];
+        const flagged = this.#promoteFlags(tx, ns, key, target);
         if (flagged.length > 0 && !detail.force) {
           this.#append(tx, { op: 'refused', ns, key, version: target.v, provenance: { ...this.#provenance('user'), actor: detail.approver }, detail: { operation: 'promote', guard: flagged } });
           return { needsForce: flagged } as const;
@@ -342,7 +350,22 @@ export class VmgMemoryStore {
       return {};
     });
     if ('missing' in outcome) throw new MemoryStoreError(`"${key}" has no ${on ? '' : 'quarantined '}version to ${on ? 'quarantine' : 'promote'}`, 'not-found');
-    if ('needsForce' in outcome) throw new MemoryStoreError(`the guard flags "${key}" (${outcome.needsForce!.join(', ')}): promote needs force`, 'needs-force');
+    if ('needsForce' in outcome) throw new MemoryStoreError(`promoting "${key}" needs force (${outcome.needsForce!.join(', ')})`, 'needs-force');
+  }
+
+  /**
+   * Why releasing version `target` needs `force`, if it does: the guard flags
+   * its content now; or a guard flagged it when it was written (its entry says
+   * so: a store object without that guard, or with a laxer one, must not lift
+   * the quarantine quietly); or its content cannot be read here to inspect — an
+   * ephemeral value another store object holds, which that object would then
+   * serve unseen.
+   */
+  #promoteFlags(tx: BackendTx, ns: string, key: string, target: { v: number; seq: number; policy: PolicyTag }): readonly string[] {
+    const logged = loggedGuard(this.#versionEntry(tx, ns, key, target.v, target.seq));
+    const bytes = this.#loadValue(tx, ns, key, target.v, target.policy);
+    const now = bytes ? this.#flags(decoder.decode(bytes)) : ['content-unavailable'];
+    return logged.length === 0 ? now : [...now, 'flagged-at-write', ...logged.filter((r) => !now.includes(r))];
   }
 
   /** Walk the whole log and report, per entry, ok | erased | tampered with reasons. */
