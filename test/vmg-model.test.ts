@@ -137,12 +137,13 @@ async function check(backend: StorageBackend, runs: number): Promise<void> {
           // Ephemeral values are visible only to the store object that wrote them.
           const visible = (v: Version) => !v.erased && (v.policy !== 'ephemeral' || v.session === session);
           expect(history.map((h) => [h.version, h.policy_tag, h.quarantined, h.erased])).toEqual(versions.map((v, i) => [i + 1, v.policy, v.quarantined, !visible(v)]));
-          const newest = [...versions].reverse().find((v) => !v.erased && !v.quarantined && (v.policy !== 'ephemeral' || v.session === session));
           const got = await stores.get(session)!.get(key);
-          // The newest usable version by the index; another object's ephemeral one reads as no value (next test).
-          const newestUsable = [...versions].reverse().find((v) => !v.erased && !v.quarantined);
-          if (newest && newest === newestUsable) expect(got?.record.value).toBe(newest.value);
-          if (!versions.some((v) => !v.erased && !v.quarantined)) expect(got).toBeUndefined();
+          // The newest usable version by the index, unless an immutable one (quarantined) comes first: it superseded
+          // the older ones for good. Another object's ephemeral version reads as no value (next test).
+          const first = [...versions].reverse().find((v) => !v.erased && (!v.quarantined || v.policy === 'immutable'));
+          const served = first && !first.quarantined && (first.policy !== 'ephemeral' || first.session === session) ? first : undefined;
+          if (served) expect(got?.record.value, key).toBe(served.value);
+          else expect(got, key).toBeUndefined();
         }
       }
       const report = await stores.get('s1')!.verify();

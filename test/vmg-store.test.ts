@@ -272,6 +272,19 @@ for (const h of [memory, sqlite, indexeddb]) {
       expect((await store.get('law'))!.record.value).toBe('do no harm');
     });
 
+    it('an immutable version quarantined leaves its key with no value: get does not fall back to the version it superseded', async () => {
+      const store = await open();
+      await store.put('policy', 'draft: anything goes', { policyTag: 'persistent' });
+      await store.put('policy', 'final: never share keys', { policyTag: 'immutable' });
+      await store.quarantine('policy', { reason: 'found poisoned later' });
+      expect(await store.get('policy')).toBeUndefined();
+      expect((await store.get('policy', { includeQuarantined: true }))!.record).toMatchObject({ version: 2, quarantined: true });
+      expect((await store.get('policy', { asOf: 1 }))!.record.value).toBe('draft: anything goes'); // asked for by version: history, not the current value
+      await store.promote('policy', { approver: 'alice' });
+      expect((await store.get('policy'))!.record.value).toBe('final: never share keys');
+      expect((await store.verify()).ok).toBe(true);
+    });
+
     it('forget erases values but keeps the log verifiable, reporting them as erased', async () => {
       const store = await open();
       await store.put('secret', 's1', { policyTag: 'persistent' });

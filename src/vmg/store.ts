@@ -192,7 +192,10 @@ export class VmgMemoryStore {
       const view = new KeyView(tx, ns, key);
       const usable = (v: { erased: boolean; quarantined: boolean }) => !v.erased && (options.includeQuarantined === true || !v.quarantined);
       const at = options.asOf === undefined ? undefined : view.version(options.asOf);
-      const chosen = options.asOf === undefined ? view.newest(usable) : at && usable(at) ? at : undefined;
+      // The walk back stops at an immutable version: it superseded the ones before it for good, so
+      // quarantined it leaves the key with no value, not an older one (a rollback immutability forbids).
+      const newest = options.asOf === undefined ? view.newest((v) => usable(v) || v.policy === 'immutable') : undefined;
+      const chosen = options.asOf === undefined ? (newest && usable(newest) ? newest : undefined) : at && usable(at) ? at : undefined;
       if (!chosen) return undefined;
       const record = this.#record(tx, ns, key, chosen.v, chosen.seq, chosen.quarantined);
       if (!record) return undefined;
