@@ -51,6 +51,8 @@ function apply(model: Map<string, Version[]>, o: Op, session: string): string | 
       if (latest.policy === 'immutable' && !latest.erased) return 'immutable';
       // An ephemeral value lives only in the store object that wrote it.
       if (target.erased || (target.policy === 'ephemeral' && target.session !== session)) return 'erased';
+      // A session value is restored only by its own session: a copy would escape that session's retention.
+      if (target.policy === 'session' && target.session !== session) return 'retention';
       versions.push({ ...target, session });
       return undefined;
     }

@@ -235,6 +235,21 @@ for (const h of [memory, sqlite, indexeddb]) {
       expect((await store.endSession()).purged).toEqual([]);
     });
 
+    it('a session value is restored only by its own session: a rollback from another would outlive its retention', async () => {
+      const backend = await h.make();
+      const mine = await open(backend, 's1');
+      const other = await open(backend, 's2');
+      await mine.put('draft', 'for this session only', { policyTag: 'session' });
+      await expect(other.rollback('draft', 1, { reason: 'restore' })).rejects.toMatchObject({ code: 'retention', message: expect.stringMatching(/session value of session "s1"/) });
+      expect((await other.history('draft')).map((h) => h.version)).toEqual([1]); // nothing written
+      await mine.put('draft', 'changed', { policyTag: 'session' });
+      expect((await mine.rollback('draft', 1, { reason: 'restore' })).version).toBe(3); // its own session may
+      await mine.endSession();
+      expect(await other.get('draft')).toBeUndefined();
+      expect((await other.history('draft')).map((h) => h.erased)).toEqual([true, true, true]);
+      expect((await other.verify()).ok).toBe(true);
+    });
+
     it('retention lists cost the same to extend at any length, and are removed at session end', async () => {
       const backend = await h.make();
       const store = await open(backend, 's-long');
@@ -855,6 +870,7 @@ describe('MemoryStoreError codes', () => {
     expect(new VersionConflictError('k', 1, 2).code).toBe('version-conflict');
     expect(new ImmutableRecordError('k', 'put').code).toBe('immutable');
     expect(new MemoryStoreError('m', 'erased').code).toBe('erased');
+    expect(new MemoryStoreError('m', 'retention').code).toBe('retention');
   });
 });
 

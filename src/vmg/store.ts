@@ -241,6 +241,10 @@ export class VmgMemoryStore {
       const targetEntry = this.#versionEntry(tx, ns, key, toVersion, target.seq);
       const bytes = target.erased ? undefined : this.#loadValue(tx, ns, key, toVersion, target.policy);
       if (!bytes) return { erased: true } as const;
+      // The copy would join this session's retention list, not the writer's: the value would outlive the
+      // session it was kept for (and verify() could not tell, the copy being this session's).
+      const { provenance: { session_id: writtenIn }, policy_tag: retained } = targetEntry; // the log's, not the index's
+      if ((retained === 'session' || retained === 'ephemeral') && writtenIn !== this.sessionId) return { otherSession: writtenIn, policy: retained } as const;
       assertValueMatches(bytes, targetEntry.write_hash!, key, toVersion); // content edited at rest is not copied into a new version
       const provenance: Provenance = {
         ...this.#provenance(targetEntry.provenance.kind),
@@ -257,6 +261,9 @@ export class VmgMemoryStore {
     if ('missing' in outcome) throw new MemoryStoreError(`"${key}" has no version ${toVersion}`, 'not-found');
     if ('refused' in outcome) throw new ImmutableRecordError(key, 'rollback');
     if ('erased' in outcome) throw new MemoryStoreError(`version ${toVersion} of "${key}" was erased; it cannot be restored`, 'erased');
+    if ('otherSession' in outcome) {
+      throw new MemoryStoreError(`version ${toVersion} of "${key}" is a ${outcome.policy} value of session ${JSON.stringify(outcome.otherSession)}: only that session can restore it`, 'retention');
+    }
     return outcome.record;
   }
 
