@@ -393,6 +393,9 @@ for (const h of [memory, sqlite, indexeddb]) {
       await expect(store.put('k', 1, { policyTag: 'persistent', namespace: 'n\udc00' })).rejects.toThrow(/^"namespace" holds a lone surrogate/);
       await expect(store.endSession('s\ud800')).rejects.toThrow(/^"sessionId" holds a lone surrogate/);
       await expect(VmgMemoryStore.open({ agentId: 'a\ud800', sessionId: 's' })).rejects.toThrow(/^"agentId" holds a lone surrogate/);
+      // A NUL in a session id would make its retention records another session's (s\0a\00 is both "a"'s first item and "a\00"'s count).
+      await expect(VmgMemoryStore.open({ backend: new MemoryBackend(), agentId: 'a', sessionId: 's1\u00000' })).rejects.toMatchObject({ code: 'invalid-value', message: '"sessionId" must not contain NUL' });
+      await expect(store.endSession('s1\u00000')).rejects.toMatchObject({ code: 'invalid-value', message: '"sessionId" must not contain NUL' });
       expect((await store.treeHead()).size).toBe(0);
       await store.put('k', 1, { policyTag: 'persistent' });
       await expect(store.rollback('k', 1, { reason: 'why\ud800' })).rejects.toThrow(/^"reason" holds a lone surrogate/);

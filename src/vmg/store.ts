@@ -76,6 +76,17 @@ function assertValueMatches(bytes: Uint8Array, writeHash: string, key: string, v
   if (!hexEquals(writeHash, sha256(bytes))) throw new MemoryStoreError(`value of "${key}" v${version} does not match its write_hash: run verify()`, 'backend');
 }
 
+/**
+ * A session id names index records (`s\0<session>` and `s\0<session>\0<i>`,
+ * session-list.ts): with a NUL in it, session "a\u00000"'s count would be
+ * session "a"'s first retention record, and each session's retention would
+ * read, extend or clear the other's.
+ */
+function checkSessionId(value: unknown): asserts value is string {
+  checkText(value, 'sessionId');
+  if (value.includes('\u0000')) throw new ParapetRangeError('"sessionId" must not contain NUL', 'invalid-value');
+}
+
 function checkKey(key: unknown): asserts key is string {
   if (typeof key !== 'string' || key.length === 0 || key.length > 1024) throw new ParapetTypeError('"key" must be a non-empty string of at most 1024 characters');
   if (key.includes('\u0000')) throw new ParapetRangeError('"key" must not contain NUL', 'invalid-value');
@@ -122,7 +133,7 @@ export class VmgMemoryStore {
 
   private constructor(options: OpenOptions) {
     checkText(options?.agentId, 'agentId');
-    checkText(options.sessionId, 'sessionId');
+    checkSessionId(options.sessionId);
     this.agentId = options.agentId;
     this.sessionId = options.sessionId;
     this.#backend = options.backend ?? new MemoryBackend();
@@ -302,7 +313,7 @@ export class VmgMemoryStore {
    * before it and it is not erased) however the retention list was edited.
    */
   async endSession(sessionId: string = this.sessionId): Promise<PurgeReport> {
-    checkText(sessionId, 'sessionId');
+    checkSessionId(sessionId);
     const purged = await this.#transaction((tx) => {
       const out: { namespace: string; key: string; version: number; policy_tag: PolicyTag }[] = [];
       const list = readSessionList(tx, sessionId);
