@@ -51,6 +51,8 @@ function apply(model: Map<string, Version[]>, o: Op, session: string): string | 
       if (latest.policy === 'immutable' && !latest.erased) return 'immutable';
       // An ephemeral value lives only in the store object that wrote it.
       if (target.erased || (target.policy === 'ephemeral' && target.session !== session)) return 'erased';
+      // A session value is restored only by its own session: a copy would escape that session's retention.
+      if (target.policy === 'session' && target.session !== session) return 'retention';
       versions.push({ ...target, session });
       return undefined;
     }
@@ -66,6 +68,8 @@ function apply(model: Map<string, Version[]>, o: Op, session: string): string | 
     case 'promote': {
       const target = [...versions].reverse().find((v) => v.quarantined && !v.erased);
       if (!target) return 'not-found';
+      // Content this store object cannot read (another object's ephemeral value) cannot be inspected.
+      if (target.policy === 'ephemeral' && target.session !== session) return 'needs-force';
       target.quarantined = false;
       return undefined;
     }
@@ -135,12 +139,13 @@ async function check(backend: StorageBackend, runs: number): Promise<void> {
           // Ephemeral values are visible only to the store object that wrote them.
           const visible = (v: Version) => !v.erased && (v.policy !== 'ephemeral' || v.session === session);
           expect(history.map((h) => [h.version, h.policy_tag, h.quarantined, h.erased])).toEqual(versions.map((v, i) => [i + 1, v.policy, v.quarantined, !visible(v)]));
-          const newest = [...versions].reverse().find((v) => !v.erased && !v.quarantined && (v.policy !== 'ephemeral' || v.session === session));
           const got = await stores.get(session)!.get(key);
-          // The newest usable version by the index; another object's ephemeral one reads as no value (next test).
-          const newestUsable = [...versions].reverse().find((v) => !v.erased && !v.quarantined);
-          if (newest && newest === newestUsable) expect(got?.record.value).toBe(newest.value);
-          if (!versions.some((v) => !v.erased && !v.quarantined)) expect(got).toBeUndefined();
+          // The newest usable version by the index, unless an immutable one (quarantined) comes first: it superseded
+          // the older ones for good. Another object's ephemeral version reads as no value (next test).
+          const first = [...versions].reverse().find((v) => !v.erased && (!v.quarantined || v.policy === 'immutable'));
+          const served = first && !first.quarantined && (first.policy !== 'ephemeral' || first.session === session) ? first : undefined;
+          if (served) expect(got?.record.value, key).toBe(served.value);
+          else expect(got, key).toBeUndefined();
         }
       }
       const report = await stores.get('s1')!.verify();

@@ -1,7 +1,7 @@
 // SqliteBackend's own concerns, beyond the behaviour suite every backend runs
 // (vmg-store.test.ts): its layout, and the read cache it keeps between
 // transactions, which must never outlive someone else's write.
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -189,5 +189,74 @@ describe('SqliteBackend prefetch', () => {
     // k5's record quarantined by an edit; k20's record deleted; k300 v7 lost its entry (4500); (1, 2047) edited.
     expect(bulk.problems).toEqual(['index-mismatch:default/k5', 'index-mismatch:default/k20', 'index-mismatch:default/k300', 'root-mismatch']);
     await store.close();
+  });
+});
+
+describe('SqliteBackend erasure', () => {
+  /** The files an attacker who can read the directory reads: the database and its WAL (the -shm holds page numbers only). */
+  const holds = (path: string, text: string): string[] =>
+    [path, `${path}-wal`].filter((f) => existsSync(f) && readFileSync(f).includes(Buffer.from(text))).map((f) => f.slice(path.length) || 'db');
+  const record = (backend: SqliteBackend, name: string) => backend.db.prepare('SELECT rec FROM kv WHERE name = ?').pluck().get(name) as string;
+
+  it('forget and endSession leave no copy of an erased value, nor of its index record, in the file or its WAL', async () => {
+    const path = file();
+    const backend = new SqliteBackend(path);
+    const store = await open(backend);
+    const small = 'forget-me-7f3a9c';
+    const large = 'a value on overflow pages '.repeat(400); // > a page: its overflow pages are freed, not a cell
+    const session = 'this-session-only-51d0e2';
+    await store.put('small', small, { policyTag: 'persistent' });
+    await store.put('large', large, { policyTag: 'persistent' });
+    await store.put('sess', session, { policyTag: 'session' });
+    for (let i = 0; i < 40; i++) await store.put(`kept${i}`, { i }, { policyTag: 'persistent' }); // the erased cells share pages with kept ones
+    const smallRecord = record(backend, 'k\u0000default\u0000small\u00001');
+    const retentionItem = record(backend, 's\u0000s\u00000');
+    expect(retentionItem).toBe('["default","sess",1]');
+    expect(holds(path, small).length + holds(path, retentionItem).length).toBeGreaterThan(0); // the search finds them while they are live
+
+    await store.forget('small');
+    await store.forget('large');
+    expect(holds(path, small)).toEqual([]);
+    expect(holds(path, large.slice(0, 200))).toEqual([]);
+    expect(holds(path, smallRecord)).toEqual([]); // its record now says erased; the old text is gone too
+    await store.endSession();
+    expect(holds(path, session)).toEqual([]);
+    expect(holds(path, retentionItem)).toEqual([]);
+    expect(backend.erasureSettled).toBe(true);
+    expect((await store.verify()).ok).toBe(true);
+    expect((await store.get('kept39'))?.record.value).toEqual({ i: 39 });
+    await store.close();
+    for (const text of [small, large.slice(0, 200), session, smallRecord, retentionItem]) expect(holds(path, text)).toEqual([]);
+  });
+
+  it('while another connection holds a read open, the WAL keeps the erased value until the next operation after it ends', async () => {
+    const path = file();
+    const backend = new SqliteBackend(path, { busyTimeoutMs: 20 });
+    const store = await open(backend);
+    await store.put('k', 'held-by-a-reader-3e1b', { policyTag: 'persistent' });
+    const reader = new Database(path);
+    reader.prepare('BEGIN').run();
+    reader.prepare('SELECT count(*) FROM kv').pluck().get(); // a read transaction on the snapshot that holds the value
+    await store.forget('k');
+    expect(backend.erasureSettled).toBe(false);
+    reader.prepare('COMMIT').run();
+    await store.get('k');
+    expect(backend.erasureSettled).toBe(true);
+    expect(holds(path, 'held-by-a-reader-3e1b')).toEqual([]);
+    reader.close();
+    await store.close();
+  });
+
+  it('creates the database readable by its owner only, and SQLite gives its -wal and -shm the same mode; an existing file keeps its own', async () => {
+    const path = file();
+    const store = await open(new SqliteBackend(path));
+    await store.put('k', 1, { policyTag: 'persistent' });
+    for (const f of [path, `${path}-wal`, `${path}-shm`]) expect((statSync(f).mode & 0o777).toString(8), f).toBe('600');
+    await store.close();
+    const shared = file();
+    writeFileSync(shared, '');
+    chmodSync(shared, 0o640);
+    await (await open(new SqliteBackend(shared))).close();
+    expect((statSync(shared).mode & 0o777).toString(8)).toBe('640');
   });
 });

@@ -10,7 +10,9 @@ import { HEAD_INDEX, valueRef } from '../src/vmg/entry.js';
 import type { IndexValue, StorageBackend } from '../src/vmg/backend.js';
 import { SqliteBackend } from '../src/vmg/sqlite.js';
 import { IndexedDbBackend } from '../src/vmg/indexeddb.js';
+import { VersionSeqs } from '../src/vmg/rebuilt-index.js';
 import { RawMemoryBackend } from './helpers/raw-memory-backend.js';
+import { CountingBackend, WorkMeter } from './helpers/counting-backend.js';
 
 await init();
 
@@ -34,6 +36,9 @@ async function seeded<B extends StorageBackend = RawMemoryBackend>(backend: B = 
   await store.endSession();
   await store.put('k', 'v3', { policyTag: 'persistent' });
   await store.put('open', 'its session goes on', { policyTag: 'session' }); // its retention list stays in the index
+  await store.put('q', 'derived', { policyTag: 'persistent', provenanceKind: 'reflection' }); // quarantined
+  await store.put('q', 'trusted', { policyTag: 'persistent' });
+  await store.promote('q', { approver: 'op' }); // the newest quarantined version, below the latest
   expect((await store.verify()).ok).toBe(true);
   return { backend, store };
 }
@@ -118,6 +123,24 @@ function apply(backend: RawMemoryBackend, e: Edit): { name?: string; changed: bo
   return { name, changed: !isDeepStrictEqual(before, after) };
 }
 
+/** Every field of a log entry an attacker may edit (a dotted name: inside provenance or detail). */
+const ENTRY_FIELDS = ['v', 'seq', 'prev', 'op', 'ns', 'key', 'version', 'policy_tag', 'write_hash', 'parent_hash', 'quarantined', 'detail', 'provenance', 'provenance.session_id', 'provenance.kind', 'detail.session_id', 'detail.erased'];
+
+/** Set field `at` of entry `pick` (mod the log's length) to `to` (undefined: delete it); true if the bytes changed. */
+function editEntry(backend: RawMemoryBackend, pick: number, at: string, to: IndexValue | undefined): boolean {
+  const entries = backend.entries();
+  const seq = pick % entries.length;
+  const before = new TextDecoder().decode(entries[seq]!);
+  const e = JSON.parse(before) as Record<string, Record<string, unknown>>;
+  const [head, tail] = at.split('.') as [string, string | undefined];
+  const target = tail === undefined ? e : ((e[head] = typeof e[head] === 'object' && e[head] !== null ? e[head] : {}) as Record<string, unknown>);
+  if (to === undefined) delete target[tail ?? head];
+  else target[tail ?? head] = to;
+  const after = JSON.stringify(e);
+  backend.setEntry(seq, new TextEncoder().encode(after));
+  return after !== before;
+}
+
 describe('an attacker with write access to the backend', () => {
   it('cannot edit an index record, a value or a tree node without verify() reporting it, nor make verify() or a read throw (property)', async () => {
     await fc.assert(
@@ -133,21 +156,10 @@ describe('an attacker with write access to the backend', () => {
   });
 
   it('cannot edit a log entry (any field, to any JSON) without verify() reporting it for good, whatever is written after (property)', async () => {
-    const fields = ['v', 'seq', 'prev', 'op', 'ns', 'key', 'version', 'policy_tag', 'write_hash', 'parent_hash', 'quarantined', 'detail', 'provenance', 'provenance.session_id', 'provenance.kind', 'detail.session_id', 'detail.erased'];
     await fc.assert(
-      fc.asyncProperty(fc.nat(), fc.constantFrom(...fields), fc.option(json, { nil: undefined }), async (pick, at, to) => {
+      fc.asyncProperty(fc.nat(), fc.constantFrom(...ENTRY_FIELDS), fc.option(json, { nil: undefined }), async (pick, at, to) => {
         const { backend, store } = await seeded();
-        const entries = backend.entries();
-        const seq = pick % entries.length;
-        const before = new TextDecoder().decode(entries[seq]!);
-        const e = JSON.parse(before) as Record<string, Record<string, unknown>>;
-        const [head, tail] = at.split('.') as [string, string | undefined];
-        const target = tail === undefined ? e : ((e[head] = typeof e[head] === 'object' && e[head] !== null ? e[head] : {}) as Record<string, unknown>);
-        if (to === undefined) delete target[tail ?? head];
-        else target[tail ?? head] = to;
-        const after = JSON.stringify(e);
-        backend.setEntry(seq, new TextEncoder().encode(after));
-        if (after !== before) expect((await store.verify()).ok, `${seq}.${at}`).toBe(false);
+        if (editEntry(backend, pick, at, to)) expect((await store.verify()).ok, `${pick}.${at}`).toBe(false);
         await operationsFailTyped(store, true);
       }),
       { numRuns: Number(process.env.TAMPER_RUNS ?? 400) },
@@ -173,6 +185,52 @@ describe('an attacker with write access to the backend', () => {
       ['k', 2, 'tampered'],
       ['f', 1, 'tampered'],
     ]);
+  });
+});
+
+/** Numbers an attacker picks to make a walk long: a claimed version or count of 10^12 steps, or 2^53. */
+const huge = fc.constantFrom(1e12, 2 ** 53 - 1, 2 ** 32 - 2, 2 ** 31);
+const hugeOrJson = fc.oneof(json, huge);
+
+type WorkEdit = { kind: 'entry'; pick: number; at: string; to: IndexValue | undefined } | Edit;
+const workEdit: fc.Arbitrary<WorkEdit> = fc.oneof(
+  fc.record({ kind: fc.constant('entry' as const), pick: fc.nat(), at: fc.constantFrom(...ENTRY_FIELDS), to: fc.option(hugeOrJson, { nil: undefined }) }),
+  fc.record({ kind: fc.constant('field' as const), pick: fc.nat(), field: fc.nat(), to: hugeOrJson }),
+  edit,
+);
+
+describe('verify() on a store edited by an attacker', () => {
+  it('does work bounded by what is stored: after any single edit, its backend reads and version lookups stay under a fixed multiple of a clean verify (property)', async () => {
+    // Counted, not timed: a loop over a count taken from the data (a version of 10^12, say) shows as
+    // lookups without a read, so version lookups are counted too; past the budget the meter throws, so
+    // such a loop fails here instead of hanging the run.
+    const meter = new WorkMeter();
+    const lookup = VersionSeqs.prototype.get;
+    VersionSeqs.prototype.get = function (this: VersionSeqs, v: number) {
+      meter.tick();
+      return lookup.call(this, v);
+    };
+    const open = () => seeded(new CountingBackend(new RawMemoryBackend(), meter));
+    try {
+      const clean = await open();
+      const { count: cleanWork } = await meter.measure(() => clean.store.verify());
+      // The known case: entry 20 puts "q" v2 above its quarantined v1, which a promote then releases; v2 edited to claim
+      // version 10^12 made the promote's check count down from there to v1.
+      expect(JSON.parse(new TextDecoder().decode(clean.backend.inner.entries()[20]!))).toMatchObject({ op: 'put', key: 'q', version: 2 });
+      const budget = 2 * cleanWork;
+      await fc.assert(
+        fc.asyncProperty(workEdit, async (e) => {
+          const { backend, store } = await open();
+          if (e.kind === 'entry') editEntry(backend.inner, e.pick, e.at, e.to);
+          else apply(backend.inner, e);
+          const { count } = await meter.measure(() => store.verify(), budget);
+          expect(count).toBeLessThanOrEqual(budget);
+        }),
+        { numRuns: Number(process.env.TAMPER_RUNS ?? 400), examples: [[{ kind: 'entry', pick: 20, at: 'version', to: 1e12 }]] },
+      );
+    } finally {
+      VersionSeqs.prototype.get = lookup;
+    }
   });
 });
 

@@ -2,7 +2,7 @@
 export class MemoryStoreError extends Error {
   constructor(
     message: string,
-    readonly code: 'version-conflict' | 'immutable' | 'not-found' | 'erased' | 'needs-force' | 'backend' | 'closed',
+    readonly code: 'version-conflict' | 'immutable' | 'not-found' | 'erased' | 'needs-force' | 'retention' | 'backend' | 'closed',
   ) {
     super(message);
     this.name = new.target.name;

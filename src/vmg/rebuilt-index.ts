@@ -20,33 +20,48 @@ const SESSION = POLICY_TAGS.indexOf('session');
 const IMMUTABLE = POLICY_TAGS.indexOf('immutable');
 
 /**
- * The seq of each version of one key: an array while versions arrive 1, 2, 3…
- * (as in every log the store writes), a Map from the first that does not. Not
- * an array alone: a version edited to 2^32 − 2 would make one that long, and
- * walking it would stall verify() for minutes. Not a Map alone: a Map per key
- * was a tenth of verify().
+ * The seq of each version of one key: versions 1 … n in an array (as a log the
+ * store writes has them), any other version in a Map beside it. Not an array
+ * alone: a version edited to 2^32 − 2 would make one that long, and walking it
+ * would stall verify() for minutes. Not a Map alone: a Map per key was a tenth
+ * of verify(). Not a Map for everything once one version is out of order:
+ * searches over the Map cost its size, and one edited entry would then make
+ * every promote of its key cost all its versions.
+ *
+ * Exported for tests that count its lookups; not part of the package's API.
  */
-class VersionSeqs {
-  #dense: number[] = [];
-  #sparse: Map<number, number> | undefined;
+export class VersionSeqs {
+  readonly #dense: number[] = [];
+  /** Versions outside 1 … dense.length: only in a log edited or forged (never one of the array's). */
+  #outliers: Map<number, number> | undefined;
 
   get(v: number): number | undefined {
-    return this.#sparse ? this.#sparse.get(v) : v >= 1 ? this.#dense[v - 1] : undefined;
+    return v >= 1 && v <= this.#dense.length ? this.#dense[v - 1] : this.#outliers?.get(v);
   }
 
   set(v: number, seq: number): void {
-    if (!this.#sparse) {
-      if (v >= 1 && v <= this.#dense.length + 1) {
-        this.#dense[v - 1] = seq;
-        return;
-      }
-      this.#sparse = new Map(this.#dense.map((s, i) => [i + 1, s]));
-    }
-    this.#sparse.set(v, seq);
+    const dense = this.#dense;
+    if (v >= 1 && v <= dense.length) dense[v - 1] = seq;
+    else if (v === dense.length + 1) {
+      dense.push(seq);
+      this.#outliers?.delete(v);
+    } else (this.#outliers ??= new Map()).set(v, seq);
   }
 
   values(): Iterable<number> {
-    return this.#sparse ? this.#sparse.values() : this.#dense;
+    return this.#outliers ? [...this.#dense, ...this.#outliers.values()] : this.#dense;
+  }
+
+  /**
+   * The highest version at most `latest` whose seq `accept`s. Searches the
+   * versions held, never the numbers between: `latest` is taken from an entry,
+   * and one claiming version 10^12 made a count down from it run for hours.
+   */
+  newest(latest: number, accept: (seq: number) => boolean): number | undefined {
+    let best: number | undefined;
+    if (this.#outliers) for (const [v, seq] of this.#outliers) if (v <= latest && (best === undefined || v > best) && accept(seq)) best = v;
+    for (let v = Math.min(latest, this.#dense.length); v >= 1 && (best === undefined || v > best); v--) if (accept(this.get(v)!)) return v;
+    return best;
   }
 }
 
@@ -223,11 +238,8 @@ export class RebuiltIndex {
   }
 
   #newestQuarantined(state: KeyState): number | undefined {
-    for (let v = state.latest; v >= 1; v--) {
-      const seq = state.seqs.get(v);
-      if (seq !== undefined && (this.#bits[seq]! & (QUARANTINED | ERASED)) === QUARANTINED) return v;
-    }
-    return undefined;
+    const bits = this.#bits;
+    return state.seqs.newest(state.latest, (seq) => (bits[seq]! & (QUARANTINED | ERASED)) === QUARANTINED);
   }
 
   /**

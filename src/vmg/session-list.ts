@@ -38,7 +38,12 @@ export function readSessionList(tx: BackendTx, session: string): SessionItem[] {
   return out;
 }
 
-export function clearSessionList(tx: BackendTx, session: string): void {
-  for (let i = 0, n = count(tx, session); i < n; i++) tx.deleteIndex(itemName(session, i));
+/**
+ * Remove the list of `session`, `read` (what readSessionList returned in this
+ * transaction): its length, not the stored count again, bounds the loop — each
+ * of those items was read, so the deletes are as many as the records there are.
+ */
+export function clearSessionList(tx: BackendTx, session: string, read: readonly SessionItem[]): void {
+  for (let i = 0; i < read.length; i++) tx.deleteIndex(itemName(session, i));
   tx.deleteIndex(sessionIndexName(session));
 }

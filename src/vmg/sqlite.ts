@@ -4,6 +4,12 @@
  * operation: an acknowledged write survives a killed process (and power loss),
  * and several processes can share one file, serialised by SQLite's write lock.
  *
+ * Erasure (forget, retention) must leave no copy in the files (decision 25):
+ * secure_delete zeroes what a transaction frees, the WAL (which holds the page
+ * images of earlier commits) is checkpointed and truncated after every
+ * transaction that erased, and a new file is created 0600 (SQLite gives its
+ * -wal and -shm the database file's mode).
+ *
  * Layout (docs/decisions/0011): a commit costs about one page write per page
  * it dirties, so a put is packed into few rows.
  * - `log`: one row per entry — its bytes and the tree nodes its leaf completes
@@ -12,6 +18,7 @@
  * - `kv`: one row per name, appended — a value and the index record of the
  *   same name share a row; the index on name keeps a key's names together.
  */
+import { closeSync, openSync, unlinkSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { BackendTx, IndexValue, StorageBackend } from './backend.js';
 import { MemoryStoreError } from './errors.js';
@@ -57,7 +64,7 @@ const ownerOf = (level: number, i: number) => (i + 1) * 2 ** level - 1;
 /** A row's pending change: a column set to bytes/text, to null (cleared), or absent (unchanged). */
 interface LogRow { entry?: Uint8Array; nodes?: Uint8Array }
 interface KvRow { value?: Uint8Array | null; rec?: string | null; parsed?: IndexValue }
-interface Ran { result: unknown; remember: () => void }
+interface Ran { result: unknown; remember: () => void; erased: boolean }
 
 function statements(db: Database.Database) {
   return {
@@ -99,21 +106,29 @@ export class SqliteBackend implements StorageBackend {
   #leaves: number | undefined;
   readonly #nodes = new Map<number, Uint8Array | undefined>();
   readonly #recs = new Map<string, IndexValue | undefined>();
+  /** An erasure committed whose WAL could not be truncated yet (a reader held it): retried after each transaction and at close. */
+  #scrubPending = false;
+  readonly #busyTimeout: number;
 
   constructor(path: string, options: SqliteOptions = {}) {
     const create = options.create ?? true;
+    this.#busyTimeout = options.busyTimeoutMs ?? 10_000;
+    const created = create && createPrivate(path);
     try {
       this.db = new Database(path, { fileMustExist: !create });
     } catch (e) {
+      if (created) unlinkSync(path);
       if (!create && (e as { code?: string }).code === 'SQLITE_CANTOPEN') throw new MemoryStoreError(`no memory store at "${path}": the file does not exist`, 'not-found');
       throw e;
     }
     try {
       // Checked before the WAL pragma: that would write to an empty file.
       if (!create && this.#tableCount() === 0) throw new MemoryStoreError(`no memory store at "${path}": the file holds no tables`, 'not-found');
+      // Per connection, before anything is written: a cell deleted or rewritten without it stays in the file's free space.
+      this.db.pragma('secure_delete = ON');
       this.db.pragma('journal_mode = WAL');
       this.db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
-      this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 10_000}`);
+      this.db.pragma(`busy_timeout = ${this.#busyTimeout}`);
       this.db.transaction(() => this.#createLayout(path)).immediate();
     } catch (e) {
       this.db.close();
@@ -121,6 +136,37 @@ export class SqliteBackend implements StorageBackend {
     }
     this.#q = statements(this.db);
     this.#run = this.db.transaction((fn: (tx: BackendTx) => unknown) => this.#runInside(fn));
+    // A process that erased and died before its WAL was truncated left the erased pages there.
+    this.#scrub(false);
+  }
+
+  /**
+   * False while a committed erasure may still be readable in the WAL file:
+   * another connection held a read open, so the WAL could not be truncated.
+   * The backend tries again after each transaction and at close.
+   */
+  get erasureSettled(): boolean {
+    return !this.#scrubPending;
+  }
+
+  /**
+   * Move the WAL into the database and truncate it to zero bytes: after an
+   * erasing commit the WAL still holds the page images of the commits before
+   * it (the erased value among them), and a checkpoint alone rewinds the WAL
+   * without overwriting them. `wait`: let the busy timeout run while readers
+   * finish (right after an erasure); retries do not wait, so that one
+   * long-lived reader does not slow every later operation.
+   */
+  #scrub(wait: boolean): void {
+    if (!wait) this.db.pragma('busy_timeout = 0');
+    try {
+      const [result] = this.db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number; log: number; checkpointed: number }[];
+      this.#scrubPending = result === undefined || result.busy !== 0;
+    } catch {
+      this.#scrubPending = true;
+    } finally {
+      if (!wait) this.db.pragma(`busy_timeout = ${this.#busyTimeout}`);
+    }
   }
 
   #tableCount(): number {
@@ -244,12 +290,16 @@ export class SqliteBackend implements StorageBackend {
     };
     const result = fn(tx);
     let changes = changesBefore;
+    let erased = false;
     for (const [seq, row] of logRows) changes += q.putLog.run(seq, row.entry ?? null, row.nodes ?? null).changes;
     for (const [name, row] of kvRows) {
       if (row.value !== undefined && row.rec !== undefined) changes += q.putKv.run(name, row.value, row.rec).changes;
       else if (row.value !== undefined) changes += q.putValue.run(name, row.value).changes;
       else changes += q.putRec.run(name, row.rec).changes;
-      if (row.value === null || row.rec === null) changes += q.dropEmpty.run(name).changes;
+      if (row.value === null || row.rec === null) {
+        changes += q.dropEmpty.run(name).changes;
+        erased = true;
+      }
     }
     // What to remember once the commit is certain (see transaction()).
     const remember = () => {
@@ -259,7 +309,7 @@ export class SqliteBackend implements StorageBackend {
       for (const [seq, row] of logRows) if (row.nodes) this.#remember(this.#nodes, seq, row.nodes);
       for (const [name, row] of kvRows) if (row.rec !== undefined) this.#remember(this.#recs, name, row.parsed);
     };
-    return { result, remember };
+    return { result, remember, erased };
   }
 
   #remember<K, V>(cache: Map<K, V>, key: K, value: V): void {
@@ -287,10 +337,31 @@ export class SqliteBackend implements StorageBackend {
       throw e;
     }
     ran.remember();
+    if (ran.erased || this.#scrubPending) this.#scrub(ran.erased);
     return ran.result as T;
   }
 
   async close(): Promise<void> {
-    if (this.db.open) this.db.close();
+    if (!this.db.open) return;
+    if (this.#scrubPending) this.#scrub(false);
+    this.db.close();
+  }
+}
+
+/**
+ * Create a missing database file readable by its owner only (SQLite would
+ * create it 0644 under the usual umask, and its -wal and -shm with the same
+ * mode: memory values readable by every local user). True if it created one.
+ * An existing file keeps its mode: sharing it (a group of processes) is the
+ * owner's choice.
+ */
+function createPrivate(path: string): boolean {
+  // Not a file: an in-memory or temporary database, or a URI (only when SQLITE_USE_URI=1 turns them on).
+  if (path === '' || path === ':memory:' || (path.startsWith('file:') && process.env.SQLITE_USE_URI === '1')) return false;
+  try {
+    closeSync(openSync(path, 'wx', 0o600));
+    return true;
+  } catch {
+    return false; // it exists (kept as it is), or cannot be created: SQLite says why
   }
 }

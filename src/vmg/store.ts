@@ -76,6 +76,17 @@ function assertValueMatches(bytes: Uint8Array, writeHash: string, key: string, v
   if (!hexEquals(writeHash, sha256(bytes))) throw new MemoryStoreError(`value of "${key}" v${version} does not match its write_hash: run verify()`, 'backend');
 }
 
+/**
+ * A session id names index records (`s\0<session>` and `s\0<session>\0<i>`,
+ * session-list.ts): with a NUL in it, session "a\u00000"'s count would be
+ * session "a"'s first retention record, and each session's retention would
+ * read, extend or clear the other's.
+ */
+function checkSessionId(value: unknown): asserts value is string {
+  checkText(value, 'sessionId');
+  if (value.includes('\u0000')) throw new ParapetRangeError('"sessionId" must not contain NUL', 'invalid-value');
+}
+
 function checkKey(key: unknown): asserts key is string {
   if (typeof key !== 'string' || key.length === 0 || key.length > 1024) throw new ParapetTypeError('"key" must be a non-empty string of at most 1024 characters');
   if (key.includes('\u0000')) throw new ParapetRangeError('"key" must not contain NUL', 'invalid-value');
@@ -89,6 +100,12 @@ function checkNamespace(ns: unknown): string {
   }
   checkText(ns, 'namespace');
   return ns;
+}
+
+/** The guard's reasons a put or rollback entry logged for its content (empty: none; entries are checked by shape, not this field). */
+function loggedGuard(entry: LogEntry): readonly string[] {
+  const guard = entry.detail?.guard;
+  return Array.isArray(guard) ? guard.filter((r): r is string => typeof r === 'string') : [];
 }
 
 const decoder = new TextDecoder();
@@ -116,7 +133,7 @@ export class VmgMemoryStore {
 
   private constructor(options: OpenOptions) {
     checkText(options?.agentId, 'agentId');
-    checkText(options.sessionId, 'sessionId');
+    checkSessionId(options.sessionId);
     this.agentId = options.agentId;
     this.sessionId = options.sessionId;
     this.#backend = options.backend ?? new MemoryBackend();
@@ -186,7 +203,10 @@ export class VmgMemoryStore {
       const view = new KeyView(tx, ns, key);
       const usable = (v: { erased: boolean; quarantined: boolean }) => !v.erased && (options.includeQuarantined === true || !v.quarantined);
       const at = options.asOf === undefined ? undefined : view.version(options.asOf);
-      const chosen = options.asOf === undefined ? view.newest(usable) : at && usable(at) ? at : undefined;
+      // The walk back stops at an immutable version: it superseded the ones before it for good, so
+      // quarantined it leaves the key with no value, not an older one (a rollback immutability forbids).
+      const newest = options.asOf === undefined ? view.newest((v) => usable(v) || v.policy === 'immutable') : undefined;
+      const chosen = options.asOf === undefined ? (newest && usable(newest) ? newest : undefined) : at && usable(at) ? at : undefined;
       if (!chosen) return undefined;
       const record = this.#record(tx, ns, key, chosen.v, chosen.seq, chosen.quarantined);
       if (!record) return undefined;
@@ -232,19 +252,29 @@ export class VmgMemoryStore {
       const targetEntry = this.#versionEntry(tx, ns, key, toVersion, target.seq);
       const bytes = target.erased ? undefined : this.#loadValue(tx, ns, key, toVersion, target.policy);
       if (!bytes) return { erased: true } as const;
+      // The copy would join this session's retention list, not the writer's: the value would outlive the
+      // session it was kept for (and verify() could not tell, the copy being this session's).
+      const { provenance: { session_id: writtenIn }, policy_tag: retained } = targetEntry; // the log's, not the index's
+      if ((retained === 'session' || retained === 'ephemeral') && writtenIn !== this.sessionId) return { otherSession: writtenIn, policy: retained } as const;
       assertValueMatches(bytes, targetEntry.write_hash!, key, toVersion); // content edited at rest is not copied into a new version
       const provenance: Provenance = {
         ...this.#provenance(targetEntry.provenance.kind),
         actor: this.agentId, reason: options.reason, rolled_back_from: view.latest, rolled_back_to: toVersion,
       };
+      // The guard's verdict on the content goes with it, so that promoting the copy needs force as the original would.
+      const guard = loggedGuard(targetEntry);
       const record = this.#writeVersion(tx, view, {
         op: 'rollback', policy: target.policy, provenance, writeHash: targetEntry.write_hash!, parentHash: prior.hash, quarantined: target.quarantined, bytes,
+        detail: guard.length > 0 ? { guard } : undefined,
       });
       return { record };
     });
     if ('missing' in outcome) throw new MemoryStoreError(`"${key}" has no version ${toVersion}`, 'not-found');
     if ('refused' in outcome) throw new ImmutableRecordError(key, 'rollback');
     if ('erased' in outcome) throw new MemoryStoreError(`version ${toVersion} of "${key}" was erased; it cannot be restored`, 'erased');
+    if ('otherSession' in outcome) {
+      throw new MemoryStoreError(`version ${toVersion} of "${key}" is a ${outcome.policy} value of session ${JSON.stringify(outcome.otherSession)}: only that session can restore it`, 'retention');
+    }
     return outcome.record;
   }
 
@@ -283,10 +313,11 @@ export class VmgMemoryStore {
    * before it and it is not erased) however the retention list was edited.
    */
   async endSession(sessionId: string = this.sessionId): Promise<PurgeReport> {
-    checkText(sessionId, 'sessionId');
+    checkSessionId(sessionId);
     const purged = await this.#transaction((tx) => {
       const out: { namespace: string; key: string; version: number; policy_tag: PolicyTag }[] = [];
-      for (const [ns, key, version] of readSessionList(tx, sessionId)) {
+      const list = readSessionList(tx, sessionId);
+      for (const [ns, key, version] of list) {
         const view = new KeyView(tx, ns, key);
         const v = view.version(version);
         if (!v || v.erased) continue;
@@ -296,7 +327,7 @@ export class VmgMemoryStore {
         out.push({ namespace: ns, key, version, policy_tag: v.policy });
       }
       this.#append(tx, { op: 'session-end', ns: '', key: '', version: 0, provenance: this.#provenance('user'), detail: { session_id: sessionId, purged: out.length } });
-      clearSessionList(tx, sessionId);
+      clearSessionList(tx, sessionId, list);
       return out;
     });
     return { sessionId, purged };
@@ -325,8 +356,7 @@ export class VmgMemoryStore {
       const target = on ? view.version(view.latest) : view.newest((v) => v.quarantined && !v.erased);
       if (!target || target.erased) return { missing: true } as const;
       if (!on) {
-        const bytes = this.#loadValue(tx, ns, key, target.v, target.policy);
-        const flagged = bytes ? this.#flags(decoder.decode(bytes)) : [];
+        const flagged = this.#promoteFlags(tx, ns, key, target);
         if (flagged.length > 0 && !detail.force) {
           this.#append(tx, { op: 'refused', ns, key, version: target.v, provenance: { ...this.#provenance('user'), actor: detail.approver }, detail: { operation: 'promote', guard: flagged } });
           return { needsForce: flagged } as const;
@@ -341,7 +371,22 @@ export class VmgMemoryStore {
       return {};
     });
     if ('missing' in outcome) throw new MemoryStoreError(`"${key}" has no ${on ? '' : 'quarantined '}version to ${on ? 'quarantine' : 'promote'}`, 'not-found');
-    if ('needsForce' in outcome) throw new MemoryStoreError(`the guard flags "${key}" (${outcome.needsForce!.join(', ')}): promote needs force`, 'needs-force');
+    if ('needsForce' in outcome) throw new MemoryStoreError(`promoting "${key}" needs force (${outcome.needsForce!.join(', ')})`, 'needs-force');
+  }
+
+  /**
+   * Why releasing version `target` needs `force`, if it does: the guard flags
+   * its content now; or a guard flagged it when it was written (its entry says
+   * so: a store object without that guard, or with a laxer one, must not lift
+   * the quarantine quietly); or its content cannot be read here to inspect — an
+   * ephemeral value another store object holds, which that object would then
+   * serve unseen.
+   */
+  #promoteFlags(tx: BackendTx, ns: string, key: string, target: { v: number; seq: number; policy: PolicyTag }): readonly string[] {
+    const logged = loggedGuard(this.#versionEntry(tx, ns, key, target.v, target.seq));
+    const bytes = this.#loadValue(tx, ns, key, target.v, target.policy);
+    const now = bytes ? this.#flags(decoder.decode(bytes)) : ['content-unavailable'];
+    return logged.length === 0 ? now : [...now, 'flagged-at-write', ...logged.filter((r) => !now.includes(r))];
   }
 
   /** Walk the whole log and report, per entry, ok | erased | tampered with reasons. */
