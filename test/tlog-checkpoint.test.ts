@@ -167,7 +167,57 @@ describe('CheckpointWitness', () => {
     const forged = signCheckpoint({ origin: 'example.test/log', size: 5, root: tree.root(5), extensions: [] }, [parseSignerKey(other.signerKey)]);
     expect(w.update(forged)).toMatchObject({ accepted: false, reason: 'unverified' });
     expect(w.update('garbage')).toMatchObject({ accepted: false, reason: 'malformed' });
-    expect(() => CheckpointWitness.fromJSON({ version: 2, origins: {} }, verifiers())).toThrow(/version/);
-    expect(() => CheckpointWitness.fromJSON({ version: 1, origins: { o: { size: 1, root: 'AAAA' } } }, verifiers())).toThrow(/32 bytes/);
+    expect(() => CheckpointWitness.fromJSON({ version: 3, checkpoints: [] }, verifiers())).toThrow(/version/);
+    expect(() => CheckpointWitness.fromJSON({ version: 2, checkpoints: [{ origin: 'o', size: 1, root: 'AAAA' }] }, verifiers())).toThrow(/32 bytes/);
+  });
+
+  it('binds keys to origins: another log\'s key cannot plant a first checkpoint that makes the real log look like a rollback', () => {
+    const logB = generateNoteKey('example.test/logB');
+    const w = new CheckpointWitness([...verifiers(), parseVerifierKey(logB.verifierKey)]);
+    const signB = (size: number, key: string) => signCheckpoint({ origin: 'example.test/logB', size, root: tree.root(size), extensions: [] }, [parseSignerKey(key)]);
+    expect(w.update(signB(30, log.signerKey))).toMatchObject({ accepted: false, reason: 'unverified' });
+    expect(w.current('example.test/logB')).toBeUndefined();
+    expect(w.update(signB(5, logB.signerKey))).toMatchObject({ accepted: true, previousSize: undefined });
+    // logA's key still signs for logA only.
+    expect(w.update(sign(10))).toMatchObject({ accepted: true });
+  });
+
+  it('takes { origin, keys } pairs for a log whose key is not named like its origin, and refuses origins it has no key for', () => {
+    const note = sign(10).replace('example.test/log\n', 'go.sum database tree\n');
+    const renamed = signCheckpoint({ origin: 'go.sum database tree', size: 10, root: tree.root(10), extensions: [] }, [signer()]);
+    const flat = new CheckpointWitness(verifiers());
+    expect(flat.update(renamed)).toMatchObject({ accepted: false, reason: 'unknown-origin' });
+    const paired = new CheckpointWitness([{ origin: 'go.sum database tree', keys: verifiers() }]);
+    expect(paired.update(renamed)).toMatchObject({ accepted: true });
+    expect(paired.update(sign(10))).toMatchObject({ accepted: false, reason: 'unknown-origin' });
+    expect(paired.update(note)).toMatchObject({ accepted: false, reason: 'bad-signature' });
+    expect(() => new CheckpointWitness([])).toThrow(/non-empty/);
+    expect(() => new CheckpointWitness([{ origin: 'a', keys: verifiers() }, { origin: 'a', keys: verifiers() }])).toThrow(/repeats origin/);
+    expect(() => new CheckpointWitness([{ origin: 'a', keys: [] }])).toThrow(/keys/);
+    expect(() => new CheckpointWitness(verifiers(), { require: ['example.test/log'] })).toThrow(/pairs/);
+  });
+
+  it('keeps an origin named __proto__ across toJSON/fromJSON, so a smaller checkpoint is still a rollback', () => {
+    const proto = generateNoteKey('__proto__');
+    const keys = () => [parseVerifierKey(proto.verifierKey)];
+    const signProto = (size: number) => signCheckpoint({ origin: '__proto__', size, root: tree.root(size), extensions: [] }, [parseSignerKey(proto.signerKey)]);
+    const w = new CheckpointWitness(keys());
+    expect(w.update(signProto(20))).toMatchObject({ accepted: true });
+    const restored = CheckpointWitness.fromJSON(JSON.parse(JSON.stringify(w)), keys());
+    expect(restored.current('__proto__')?.size).toBe(20);
+    expect(restored.update(signProto(10))).toMatchObject({ accepted: false, reason: 'rollback' });
+  });
+
+  it('refuses version 1 state and migrates it only when asked, keeping an own __proto__ origin', () => {
+    const root = toBase64(tree.root(20));
+    const v1 = JSON.parse(`{"version":1,"origins":{"__proto__":{"size":20,"root":"${root}"},"example.test/log":{"size":3,"root":"${toBase64(tree.root(3))}"}}}`);
+    expect(() => CheckpointWitness.fromJSON(v1, verifiers())).toThrow(/migrateState/);
+    const v2 = CheckpointWitness.migrateState(v1);
+    expect(v2).toEqual({ version: 2, checkpoints: [{ origin: '__proto__', size: 20, root }, { origin: 'example.test/log', size: 3, root: toBase64(tree.root(3)) }] });
+    expect(CheckpointWitness.fromJSON(v2, verifiers()).update(sign(2))).toMatchObject({ accepted: false, reason: 'rollback' });
+    expect(() => CheckpointWitness.migrateState(v2)).toThrow(/version 1/);
+    expect(() => CheckpointWitness.migrateState({ version: 1, origins: { o: 5 } })).toThrow(/must be an object/);
+    const dup = { version: 2, checkpoints: [{ origin: 'o', size: 1, root }, { origin: 'o', size: 2, root }] };
+    expect(() => CheckpointWitness.fromJSON(dup, verifiers())).toThrow(/repeats origin/);
   });
 });
