@@ -97,6 +97,34 @@ describe('signing', () => {
     expect(openCheckpoint(tampered, [parseVerifierKey(log.verifierKey)])).toMatchObject({ valid: false, reason: 'bad-signature' });
   });
 
+  it('a junk line carrying a known key id does not spoil that key\'s valid signature, in either order; only-bad lines still fail', () => {
+    const k = generateNoteKey('example.test/k');
+    const signer = parseSignerKey(k.signerKey);
+    const verifiers = [parseVerifierKey(k.verifierKey)];
+    const note = signNote('hello\n', [signer]);
+    const good = note.slice(note.indexOf('\u2014'));
+    const junk = `\u2014 example.test/k ${toBase64(Uint8Array.of(...signer.keyId, ...new Uint8Array(64).fill(9)))}\n`;
+    for (const lines of [[good, junk], [junk, good], [good, good], [junk, good, junk]]) {
+      const r = openNote(`hello\n\n${lines.join('')}`, verifiers);
+      expect(r, lines.map((l) => (l === good ? 'good' : 'junk')).join(',')).toMatchObject({ valid: true, verified: ['example.test/k'], unknown: [] });
+    }
+    expect(openNote(`hello\n\n${junk}`, verifiers)).toMatchObject({ valid: false, reason: 'bad-signature' });
+    expect(openNote(`hello\n\n${junk}${junk}`, verifiers)).toMatchObject({ valid: false, reason: 'bad-signature' });
+    // Another known key with only a bad line still spoils the note (the spec's SHOULD reject).
+    const other = generateNoteKey('example.test/other');
+    const otherJunk = `\u2014 example.test/other ${toBase64(Uint8Array.of(...parseSignerKey(other.signerKey).keyId, ...new Uint8Array(64)))}\n`;
+    expect(openNote(`hello\n\n${good}${otherJunk}`, [...verifiers, parseVerifierKey(other.verifierKey)])).toMatchObject({ valid: false, reason: 'bad-signature' });
+    // Identical unknown lines are reported once, as Go drops them.
+    expect(openNote(`hello\n\n${good}${otherJunk}${otherJunk}`, verifiers)).toMatchObject({ valid: true, unknown: [{ name: 'example.test/other' }] });
+  });
+
+  it('keeps a cosignature timestamp for a key named __proto__', () => {
+    const w = generateNoteKey('__proto__', ALG_COSIGNATURE_V1);
+    const note = signNote('hello\n', [{ ...parseSignerKey(w.signerKey), timestamp: 1_800_000_000 }]);
+    const r = openNote(note, [parseVerifierKey(w.verifierKey)]);
+    expect(r.valid && r.timestamps['__proto__']).toBe(1_800_000_000);
+  });
+
   it('is deterministic from a seed and matches the published key format', () => {
     const seed = new Uint8Array(32).fill(7);
     const a = noteKeysFromSeed('PeterNeumann', seed);
