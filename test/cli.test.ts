@@ -28,10 +28,10 @@ describe('parapet CLI', () => {
     expect(JSON.parse(json.stdout)[0].digest).toBe(createHmac('sha256', Buffer.from('00ff', 'hex')).update(data).digest('hex'));
   });
 
-  it('reports bad input as an error with its code (exit 1) and usage errors (exit 2)', () => {
+  it('reports bad input as an error (exit 1) and usage errors, a malformed flag value included (exit 2)', () => {
     const badKey = run(['hash', '--hmac-key', 'xyz', '-'], 'a');
-    expect(badKey.status).toBe(1);
-    expect(badKey.stderr).toMatch(/"hex".*\[invalid-value\]/);
+    expect(badKey.status).toBe(2);
+    expect(badKey.stderr).toMatch(/--hmac-key: "hex" must be/);
     expect(run(['hash', '--hmac-key']).status).toBe(2);
     expect(run(['hash', '/nonexistent/file']).status).toBe(1);
   });

@@ -25,6 +25,13 @@ describe('modes and configuration', () => {
     expect(resolveMode(undefined, { PARAPET_IPI_MODE: ' BLOCK ' })).toBe('block');
   });
 
+  it('reads an empty or blank PARAPET_IPI_MODE as unset, so CLAUDE_FLOW_IPI_MODE still applies', () => {
+    expect(resolveMode(undefined, { PARAPET_IPI_MODE: '', CLAUDE_FLOW_IPI_MODE: 'block' })).toBe('block');
+    expect(resolveMode(undefined, { PARAPET_IPI_MODE: '  ', CLAUDE_FLOW_IPI_MODE: 'hil' })).toBe('hil');
+    expect(resolveMode(undefined, { PARAPET_IPI_MODE: '', CLAUDE_FLOW_IPI_MODE: '' })).toBe('warn');
+    expect(() => resolveMode(undefined, { PARAPET_IPI_MODE: '', CLAUDE_FLOW_IPI_MODE: 'nope' })).toThrow(/CLAUDE_FLOW_IPI_MODE must be one of/);
+  });
+
   it('refuses an unknown mode instead of falling back', () => {
     expect(() => resolveMode(undefined, { PARAPET_IPI_MODE: 'strict' })).toThrow(/PARAPET_IPI_MODE must be one of/);
     expect(() => resolveMode(undefined, { CLAUDE_FLOW_IPI_MODE: 'yes' })).toThrow(/CLAUDE_FLOW_IPI_MODE/);
@@ -42,6 +49,26 @@ describe('modes and configuration', () => {
     expect(r).toMatchObject({ action: 'allow', level: 'none', flagged: false });
     expect(d.inspect(INJECTED).score).toBe(0);
     expect(calls).toBe(0);
+  });
+});
+
+describe('mode off keeps nothing', () => {
+  it('hands out inert sessions without holding any, however many ids are used', async () => {
+    const d = new IpiDetector({ mode: 'off', env: {} });
+    for (let i = 0; i < 1000; i++) {
+      const s = d.session(`req-${i}`);
+      s.observe({ role: 'tool', content: INJECTED });
+      expect(s.id).toBe(`req-${i}`);
+    }
+    expect(d.sessionCount).toBe(0);
+    expect(await d.session('req-1').assess({ name: 'send_email', arguments: { to: 'archive@evil-mail.example' } })).toMatchObject({ action: 'allow', flagged: false });
+    d.session('req-2').end();
+    const warn = new IpiDetector({ mode: 'warn', env: {}, classifier: fixed(() => 0) });
+    warn.session('a');
+    warn.session('b');
+    expect(warn.sessionCount).toBe(2);
+    warn.session('a').end();
+    expect(warn.sessionCount).toBe(1);
   });
 });
 

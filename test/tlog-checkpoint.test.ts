@@ -97,6 +97,34 @@ describe('signing', () => {
     expect(openCheckpoint(tampered, [parseVerifierKey(log.verifierKey)])).toMatchObject({ valid: false, reason: 'bad-signature' });
   });
 
+  it('a junk line carrying a known key id does not spoil that key\'s valid signature, in either order; only-bad lines still fail', () => {
+    const k = generateNoteKey('example.test/k');
+    const signer = parseSignerKey(k.signerKey);
+    const verifiers = [parseVerifierKey(k.verifierKey)];
+    const note = signNote('hello\n', [signer]);
+    const good = note.slice(note.indexOf('\u2014'));
+    const junk = `\u2014 example.test/k ${toBase64(Uint8Array.of(...signer.keyId, ...new Uint8Array(64).fill(9)))}\n`;
+    for (const lines of [[good, junk], [junk, good], [good, good], [junk, good, junk]]) {
+      const r = openNote(`hello\n\n${lines.join('')}`, verifiers);
+      expect(r, lines.map((l) => (l === good ? 'good' : 'junk')).join(',')).toMatchObject({ valid: true, verified: ['example.test/k'], unknown: [] });
+    }
+    expect(openNote(`hello\n\n${junk}`, verifiers)).toMatchObject({ valid: false, reason: 'bad-signature' });
+    expect(openNote(`hello\n\n${junk}${junk}`, verifiers)).toMatchObject({ valid: false, reason: 'bad-signature' });
+    // Another known key with only a bad line still spoils the note (the spec's SHOULD reject).
+    const other = generateNoteKey('example.test/other');
+    const otherJunk = `\u2014 example.test/other ${toBase64(Uint8Array.of(...parseSignerKey(other.signerKey).keyId, ...new Uint8Array(64)))}\n`;
+    expect(openNote(`hello\n\n${good}${otherJunk}`, [...verifiers, parseVerifierKey(other.verifierKey)])).toMatchObject({ valid: false, reason: 'bad-signature' });
+    // Identical unknown lines are reported once, as Go drops them.
+    expect(openNote(`hello\n\n${good}${otherJunk}${otherJunk}`, verifiers)).toMatchObject({ valid: true, unknown: [{ name: 'example.test/other' }] });
+  });
+
+  it('keeps a cosignature timestamp for a key named __proto__', () => {
+    const w = generateNoteKey('__proto__', ALG_COSIGNATURE_V1);
+    const note = signNote('hello\n', [{ ...parseSignerKey(w.signerKey), timestamp: 1_800_000_000 }]);
+    const r = openNote(note, [parseVerifierKey(w.verifierKey)]);
+    expect(r.valid && r.timestamps['__proto__']).toBe(1_800_000_000);
+  });
+
   it('is deterministic from a seed and matches the published key format', () => {
     const seed = new Uint8Array(32).fill(7);
     const a = noteKeysFromSeed('PeterNeumann', seed);
@@ -167,7 +195,57 @@ describe('CheckpointWitness', () => {
     const forged = signCheckpoint({ origin: 'example.test/log', size: 5, root: tree.root(5), extensions: [] }, [parseSignerKey(other.signerKey)]);
     expect(w.update(forged)).toMatchObject({ accepted: false, reason: 'unverified' });
     expect(w.update('garbage')).toMatchObject({ accepted: false, reason: 'malformed' });
-    expect(() => CheckpointWitness.fromJSON({ version: 2, origins: {} }, verifiers())).toThrow(/version/);
-    expect(() => CheckpointWitness.fromJSON({ version: 1, origins: { o: { size: 1, root: 'AAAA' } } }, verifiers())).toThrow(/32 bytes/);
+    expect(() => CheckpointWitness.fromJSON({ version: 3, checkpoints: [] }, verifiers())).toThrow(/version/);
+    expect(() => CheckpointWitness.fromJSON({ version: 2, checkpoints: [{ origin: 'o', size: 1, root: 'AAAA' }] }, verifiers())).toThrow(/32 bytes/);
+  });
+
+  it('binds keys to origins: another log\'s key cannot plant a first checkpoint that makes the real log look like a rollback', () => {
+    const logB = generateNoteKey('example.test/logB');
+    const w = new CheckpointWitness([...verifiers(), parseVerifierKey(logB.verifierKey)]);
+    const signB = (size: number, key: string) => signCheckpoint({ origin: 'example.test/logB', size, root: tree.root(size), extensions: [] }, [parseSignerKey(key)]);
+    expect(w.update(signB(30, log.signerKey))).toMatchObject({ accepted: false, reason: 'unverified' });
+    expect(w.current('example.test/logB')).toBeUndefined();
+    expect(w.update(signB(5, logB.signerKey))).toMatchObject({ accepted: true, previousSize: undefined });
+    // logA's key still signs for logA only.
+    expect(w.update(sign(10))).toMatchObject({ accepted: true });
+  });
+
+  it('takes { origin, keys } pairs for a log whose key is not named like its origin, and refuses origins it has no key for', () => {
+    const note = sign(10).replace('example.test/log\n', 'go.sum database tree\n');
+    const renamed = signCheckpoint({ origin: 'go.sum database tree', size: 10, root: tree.root(10), extensions: [] }, [signer()]);
+    const flat = new CheckpointWitness(verifiers());
+    expect(flat.update(renamed)).toMatchObject({ accepted: false, reason: 'unknown-origin' });
+    const paired = new CheckpointWitness([{ origin: 'go.sum database tree', keys: verifiers() }]);
+    expect(paired.update(renamed)).toMatchObject({ accepted: true });
+    expect(paired.update(sign(10))).toMatchObject({ accepted: false, reason: 'unknown-origin' });
+    expect(paired.update(note)).toMatchObject({ accepted: false, reason: 'bad-signature' });
+    expect(() => new CheckpointWitness([])).toThrow(/non-empty/);
+    expect(() => new CheckpointWitness([{ origin: 'a', keys: verifiers() }, { origin: 'a', keys: verifiers() }])).toThrow(/repeats origin/);
+    expect(() => new CheckpointWitness([{ origin: 'a', keys: [] }])).toThrow(/keys/);
+    expect(() => new CheckpointWitness(verifiers(), { require: ['example.test/log'] })).toThrow(/pairs/);
+  });
+
+  it('keeps an origin named __proto__ across toJSON/fromJSON, so a smaller checkpoint is still a rollback', () => {
+    const proto = generateNoteKey('__proto__');
+    const keys = () => [parseVerifierKey(proto.verifierKey)];
+    const signProto = (size: number) => signCheckpoint({ origin: '__proto__', size, root: tree.root(size), extensions: [] }, [parseSignerKey(proto.signerKey)]);
+    const w = new CheckpointWitness(keys());
+    expect(w.update(signProto(20))).toMatchObject({ accepted: true });
+    const restored = CheckpointWitness.fromJSON(JSON.parse(JSON.stringify(w)), keys());
+    expect(restored.current('__proto__')?.size).toBe(20);
+    expect(restored.update(signProto(10))).toMatchObject({ accepted: false, reason: 'rollback' });
+  });
+
+  it('refuses version 1 state and migrates it only when asked, keeping an own __proto__ origin', () => {
+    const root = toBase64(tree.root(20));
+    const v1 = JSON.parse(`{"version":1,"origins":{"__proto__":{"size":20,"root":"${root}"},"example.test/log":{"size":3,"root":"${toBase64(tree.root(3))}"}}}`);
+    expect(() => CheckpointWitness.fromJSON(v1, verifiers())).toThrow(/migrateState/);
+    const v2 = CheckpointWitness.migrateState(v1);
+    expect(v2).toEqual({ version: 2, checkpoints: [{ origin: '__proto__', size: 20, root }, { origin: 'example.test/log', size: 3, root: toBase64(tree.root(3)) }] });
+    expect(CheckpointWitness.fromJSON(v2, verifiers()).update(sign(2))).toMatchObject({ accepted: false, reason: 'rollback' });
+    expect(() => CheckpointWitness.migrateState(v2)).toThrow(/version 1/);
+    expect(() => CheckpointWitness.migrateState({ version: 1, origins: { o: 5 } })).toThrow(/must be an object/);
+    const dup = { version: 2, checkpoints: [{ origin: 'o', size: 1, root }, { origin: 'o', size: 2, root }] };
+    expect(() => CheckpointWitness.fromJSON(dup, verifiers())).toThrow(/repeats origin/);
   });
 });

@@ -30,3 +30,38 @@ export function parseArgs(argv: readonly string[], valued: readonly string[] = [
 export class UsageError extends Error {
   override name = 'UsageError';
 }
+
+/** Refuse flags `command` does not take: a flag silently ignored reads as a check that was made. */
+export function allowFlags(args: ParsedArgs, command: string, allowed: readonly string[]): void {
+  for (const name of args.flags.keys()) if (!allowed.includes(name)) throw new UsageError(`--${name} is not an option of ${command}`);
+}
+
+/** Flags that only work together: any one given needs all the others. */
+export function requireTogether(args: ParsedArgs, names: readonly string[]): void {
+  const given = names.filter((n) => args.flags.has(n));
+  const missing = names.filter((n) => !args.flags.has(n));
+  if (given.length > 0 && missing.length > 0) throw new UsageError(`--${given[0]} needs ${missing.map((n) => `--${n}`).join(' and ')}`);
+}
+
+/** A flag's value; undefined when absent, a usage error when given without a value. */
+export function stringFlag(args: ParsedArgs, name: string): string | undefined {
+  const value = args.flags.get(name);
+  if (value === undefined) return undefined;
+  if (value === true || value === '') throw new UsageError(`--${name} needs a value`);
+  return value;
+}
+
+/**
+ * Parse a value the user gave (`parse` must do no I/O): the library's typed
+ * error for a bad value, or a JSON syntax error, becomes a usage error naming
+ * where the value came from.
+ */
+export function parseUserValue<T>(where: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (e) {
+    // ParapetTypeError and ParapetRangeError are TypeError and RangeError.
+    if (e instanceof TypeError || e instanceof RangeError || e instanceof SyntaxError) throw new UsageError(`${where}: ${e.message}`);
+    throw e;
+  }
+}

@@ -1,5 +1,5 @@
 import { fromHex, hmacSha256, sha256, toHex } from '../index.js';
-import { parseArgs, UsageError } from './args.js';
+import { parseArgs, parseUserValue, UsageError } from './args.js';
 import { printJson, readAll, readChunks } from './io.js';
 
 export const HASH_USAGE = 'parapet hash [FILE|-]... [--hmac-key HEX] [--json]';
@@ -10,16 +10,17 @@ export async function hashCommand(argv: readonly string[]): Promise<number> {
   const files = positionals.length > 0 ? positionals : ['-'];
   const key = flags.get('hmac-key');
   if (key === true) throw new UsageError('--hmac-key needs a hex value');
+  const macKey = key === undefined ? undefined : parseUserValue('--hmac-key', () => fromHex(key));
   const results: { file: string; algorithm: string; digest: string }[] = [];
   for (const file of files) {
     let digest: Uint8Array;
-    if (key !== undefined) digest = hmacSha256(fromHex(key), await readAll(file));
+    if (macKey !== undefined) digest = hmacSha256(macKey, await readAll(file));
     else {
       const h = sha256.create();
       for await (const chunk of readChunks(file)) h.update(chunk);
       digest = h.digest();
     }
-    results.push({ file, algorithm: key !== undefined ? 'hmac-sha256' : 'sha256', digest: toHex(digest) });
+    results.push({ file, algorithm: macKey !== undefined ? 'hmac-sha256' : 'sha256', digest: toHex(digest) });
   }
   if (flags.has('json')) printJson(results);
   else for (const r of results) process.stdout.write(`${r.digest}  ${r.file}\n`);

@@ -1,11 +1,13 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fromBase64, toBase64 } from '../index.js';
 import {
-  ALG_COSIGNATURE_V1, ALG_ED25519, generateNoteKey, MerkleTree, openCheckpoint, parseSignerKey, parseVerifierKey,
-  signCheckpoint, verifyConsistency, verifyInclusion, type ProofResult,
+  ALG_COSIGNATURE_V1, ALG_ED25519, formatCheckpoint, generateNoteKey, MerkleTree, openCheckpoint, signCheckpoint,
+  verifyConsistency, verifyInclusion, type ProofResult,
 } from '../tlog/index.js';
-import { parseArgs, UsageError } from './args.js';
+import { allowFlags, parseArgs, parseUserValue, requireTogether, stringFlag, UsageError } from './args.js';
 import { printJson, readAll } from './io.js';
+import { signerKeyArg, verifierKeyArg } from './key-args.js';
+import { writeKeyFiles } from './key-file.js';
 
 export const LOG_USAGE = `parapet log <command> ...
   head LEAVES [--size N] [--json]                       tree size and RFC 6962 root
@@ -13,12 +15,24 @@ export const LOG_USAGE = `parapet log <command> ...
   verify-inclusion PROOF.json                           check a proof written by prove-inclusion --json
   prove-consistency LEAVES --from N [--size M] [--json] proof that size N is a prefix of size M
   verify-consistency PROOF.json                         check a proof written by prove-consistency --json
-  keygen NAME [--cosigner] [--out PREFIX]               Ed25519 note key pair (PREFIX.key, PREFIX.pub)
+  keygen NAME [--cosigner] [--out PREFIX [--force]]     Ed25519 note key pair (PREFIX.key mode 600, PREFIX.pub)
   sign LEAVES --key KEYFILE --origin ORIGIN [--size N]  signed C2SP checkpoint of the tree
   open NOTE --verifier KEY... [--origin O] [--json]     verify a signed checkpoint
 LEAVES is a file (or -) with one leaf per line; each line's bytes, without the newline, are the leaf.`;
 
 const VALUED = ['size', 'index', 'from', 'key', 'origin', 'out', 'verifier'];
+
+/** The flags each subcommand takes; any other is a usage error. */
+const FLAGS: Record<string, readonly string[]> = {
+  head: ['size', 'json'],
+  'prove-inclusion': ['index', 'size', 'json'],
+  'verify-inclusion': ['json'],
+  'prove-consistency': ['from', 'size', 'json'],
+  'verify-consistency': ['json'],
+  keygen: ['cosigner', 'out', 'force'],
+  sign: ['key', 'origin', 'size'],
+  open: ['verifier', 'origin', 'json'],
+};
 
 async function treeOf(path: string | undefined): Promise<MerkleTree> {
   if (!path) throw new UsageError('LEAVES file is required');
@@ -44,6 +58,13 @@ function intFlag(flags: Map<string, string | true>, name: string, fallback?: num
   return Number(raw);
 }
 
+/** A size, index or start within the tree read from LEAVES; beyond it is the user's mistake, not a failure. */
+function boundedFlag(flags: Map<string, string | true>, name: string, max: number, what: string, fallback?: number): number {
+  const value = intFlag(flags, name, fallback);
+  if (value > max) throw new UsageError(`--${name} ${value} is beyond ${what} (${max})`);
+  return value;
+}
+
 function report(result: ProofResult, json: boolean): number {
   if (json) printJson(result.valid ? { valid: true } : { valid: false, reason: result.reason, message: result.message });
   else process.stdout.write(result.valid ? 'ok: proof verifies\n' : `refused (${result.reason}): ${result.message}\n`);
@@ -59,13 +80,15 @@ const b64List = (v: unknown) => (Array.isArray(v) ? v.map((s) => fromBase64(Stri
 
 export async function logCommand(argv: readonly string[]): Promise<number> {
   const [sub, ...rest] = argv;
-  const { positionals, flags } = parseArgs(rest, VALUED);
+  const args = parseArgs(rest, VALUED);
+  const { positionals, flags } = args;
+  if (sub !== undefined && Object.hasOwn(FLAGS, sub)) allowFlags(args, `log ${sub}`, FLAGS[sub]!);
   const json = flags.has('json');
   const [arg] = positionals;
   switch (sub) {
     case 'head': {
       const tree = await treeOf(arg);
-      const size = intFlag(flags, 'size', tree.size);
+      const size = boundedFlag(flags, 'size', tree.size, 'the leaves in LEAVES', tree.size);
       const root = toBase64(tree.root(size));
       if (json) printJson({ size, root });
       else process.stdout.write(`size ${size}\nroot ${root}\n`);
@@ -73,8 +96,9 @@ export async function logCommand(argv: readonly string[]): Promise<number> {
     }
     case 'prove-inclusion': {
       const tree = await treeOf(arg);
-      const size = intFlag(flags, 'size', tree.size);
+      const size = boundedFlag(flags, 'size', tree.size, 'the leaves in LEAVES', tree.size);
       const index = intFlag(flags, 'index');
+      if (index >= size) throw new UsageError(`--index ${index} is not below the tree size ${size}`);
       const out = {
         index, size, leafHash: toBase64(tree.leafHash(index)), root: toBase64(tree.root(size)),
         proof: tree.inclusionProof(index, size).map(toBase64),
@@ -89,8 +113,8 @@ export async function logCommand(argv: readonly string[]): Promise<number> {
     }
     case 'prove-consistency': {
       const tree = await treeOf(arg);
-      const size2 = intFlag(flags, 'size', tree.size);
-      const size1 = intFlag(flags, 'from');
+      const size2 = boundedFlag(flags, 'size', tree.size, 'the leaves in LEAVES', tree.size);
+      const size1 = boundedFlag(flags, 'from', size2, 'the tree size');
       const out = {
         size1, size2, root1: toBase64(tree.root(size1)), root2: toBase64(tree.root(size2)),
         proof: tree.consistencyProof(size1, size2).map(toBase64),
@@ -105,32 +129,38 @@ export async function logCommand(argv: readonly string[]): Promise<number> {
     }
     case 'keygen': {
       if (!arg) throw new UsageError('keygen needs a key NAME');
-      const keys = generateNoteKey(arg, flags.has('cosigner') ? ALG_COSIGNATURE_V1 : ALG_ED25519);
-      const out = flags.get('out');
-      if (typeof out === 'string') {
-        writeFileSync(`${out}.key`, `${keys.signerKey}\n`, { mode: 0o600 });
-        writeFileSync(`${out}.pub`, `${keys.verifierKey}\n`);
+      if (flags.has('force') && !flags.has('out')) throw new UsageError('--force needs --out PREFIX');
+      const keys = parseUserValue(`key NAME ${JSON.stringify(arg)}`, () => generateNoteKey(arg, flags.has('cosigner') ? ALG_COSIGNATURE_V1 : ALG_ED25519));
+      const out = stringFlag(args, 'out');
+      if (out !== undefined) {
+        writeKeyFiles([
+          { path: `${out}.key`, contents: `${keys.signerKey}\n`, mode: 0o600 },
+          { path: `${out}.pub`, contents: `${keys.verifierKey}\n`, mode: 0o644 },
+        ], flags.has('force'));
         process.stdout.write(`wrote ${out}.key (secret, mode 600) and ${out}.pub\n${keys.verifierKey}\n`);
       } else process.stdout.write(`${keys.signerKey}\n${keys.verifierKey}\n`);
       return 0;
     }
     case 'sign': {
-      const keyFile = flags.get('key');
-      const origin = flags.get('origin');
-      if (typeof keyFile !== 'string' || typeof origin !== 'string') throw new UsageError('sign needs --key KEYFILE and --origin ORIGIN');
+      requireTogether(args, ['key', 'origin']);
+      const keyFile = stringFlag(args, 'key');
+      const origin = stringFlag(args, 'origin');
+      if (keyFile === undefined || origin === undefined) throw new UsageError('sign needs --key KEYFILE and --origin ORIGIN');
       const tree = await treeOf(arg);
-      const size = intFlag(flags, 'size', tree.size);
-      const signer = parseSignerKey(readFileSync(keyFile, 'utf8').trim());
-      process.stdout.write(signCheckpoint({ origin, size, root: tree.root(size), extensions: [] }, [signer]));
+      const size = boundedFlag(flags, 'size', tree.size, 'the leaves in LEAVES', tree.size);
+      const checkpoint = { origin, size, root: tree.root(size), extensions: [] };
+      parseUserValue('--origin', () => formatCheckpoint(checkpoint));
+      process.stdout.write(signCheckpoint(checkpoint, [signerKeyArg('--key', keyFile)]));
       return 0;
     }
     case 'open': {
       if (!arg) throw new UsageError('open needs a NOTE file');
       const keys = rest.flatMap((a, i) => (rest[i - 1] === '--verifier' ? [a] : a.startsWith('--verifier=') ? [a.slice(11)] : []));
       if (keys.length === 0) throw new UsageError('open needs at least one --verifier KEY');
-      const verifiers = keys.map((k) => parseVerifierKey(k.includes('+') ? k : readFileSync(k, 'utf8').trim()));
-      const origin = flags.get('origin');
-      const result = openCheckpoint(await readAll(arg), verifiers, typeof origin === 'string' ? { origin } : {});
+      if (keys.includes('')) throw new UsageError('--verifier needs a value');
+      const verifiers = keys.map((k) => verifierKeyArg('--verifier', k));
+      const origin = stringFlag(args, 'origin');
+      const result = openCheckpoint(await readAll(arg), verifiers, origin !== undefined ? { origin } : {});
       if (json) {
         printJson(result.valid ? { valid: true, origin: result.checkpoint.origin, size: result.checkpoint.size, root: toBase64(result.checkpoint.root), verified: result.verified, unknown: result.unknown } : result);
       } else if (result.valid) {

@@ -2,43 +2,66 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fromBase64, toBase64 } from '../index.js';
 import { ed25519PublicKey } from '../crypto/ed25519.js';
-import { fingerprint, generateSkillKey, signSkill, SkillRatchet, verifySkillSignature, type SkillMode, type TrustRootConfig } from '../skills/index.js';
+import { fingerprint, generateSkillKey, signSkill, SkillRatchet, TrustRoot, verifySkillSignature, type SkillMode, type TrustRootConfig } from '../skills/index.js';
 import { loadSkillFolder } from '../skills/node.js';
-import { parseArgs, UsageError } from './args.js';
+import { allowFlags, parseArgs, parseUserValue, stringFlag, UsageError } from './args.js';
 import { printJson } from './io.js';
+import { writeKeyFiles } from './key-file.js';
 
 export const SKILL_USAGE = `parapet skill <command> ...
-  keygen --out PREFIX                                    Ed25519 key: PREFIX.key (secret, mode 600), PREFIX.pub
+  keygen --out PREFIX [--force]                          Ed25519 key: PREFIX.key (secret, mode 600), PREFIX.pub
   sign DIR --key KEYFILE [--carrier sidecar|inline|minisign|sshsig] [--expires-in DAYS]
   verify DIR --trust TRUST.json [--mode enforce|warn|off] [--state STATE.json] [--json]
 TRUST.json is a trust root: { "keys": [{ "fingerprint": "sha256:…", "signer": "…" }], "allow": [], "deny": [] }.`;
 
+/** The flags each subcommand takes; any other is a usage error. */
+const FLAGS: Record<string, readonly string[]> = {
+  keygen: ['out', 'force'],
+  sign: ['key', 'carrier', 'inline', 'expires-in'],
+  verify: ['trust', 'mode', 'state', 'json'],
+};
+const CARRIERS = ['sidecar', 'inline', 'minisign', 'sshsig'] as const;
+const MODES: readonly SkillMode[] = ['enforce', 'warn', 'off'];
+
 export async function skillCommand(argv: readonly string[]): Promise<number> {
   const [sub, ...rest] = argv;
-  const { positionals, flags } = parseArgs(rest, ['out', 'key', 'expires-in', 'trust', 'mode', 'state', 'carrier']);
+  const args = parseArgs(rest, ['out', 'key', 'expires-in', 'trust', 'mode', 'state', 'carrier']);
+  const { positionals, flags } = args;
+  if (sub !== undefined && Object.hasOwn(FLAGS, sub)) allowFlags(args, `skill ${sub}`, FLAGS[sub]!);
   const dir = positionals[0];
   switch (sub) {
     case 'keygen': {
-      const out = flags.get('out');
-      if (typeof out !== 'string') throw new UsageError('keygen needs --out PREFIX');
+      const out = stringFlag(args, 'out');
+      if (out === undefined) throw new UsageError('keygen needs --out PREFIX');
       const k = generateSkillKey();
-      writeFileSync(`${out}.key`, `${toBase64(k.secretKey)}\n`, { mode: 0o600 });
-      writeFileSync(`${out}.pub`, `${toBase64(k.publicKey)}\n`);
-      process.stdout.write(`wrote ${out}.key (secret) and ${out}.pub\nfingerprint ${k.fingerprint}\n`);
+      writeKeyFiles([
+        { path: `${out}.key`, contents: `${toBase64(k.secretKey)}\n`, mode: 0o600 },
+        { path: `${out}.pub`, contents: `${toBase64(k.publicKey)}\n`, mode: 0o644 },
+      ], flags.has('force'));
+      process.stdout.write(`wrote ${out}.key (secret, mode 600) and ${out}.pub\nfingerprint ${k.fingerprint}\n`);
       return 0;
     }
     case 'sign': {
-      const keyFile = flags.get('key');
-      if (!dir || typeof keyFile !== 'string') throw new UsageError('sign needs DIR and --key KEYFILE');
-      const secretKey = fromBase64(readFileSync(keyFile, 'utf8').trim());
-      const days = flags.get('expires-in');
+      const keyFile = stringFlag(args, 'key');
+      if (!dir || keyFile === undefined) throw new UsageError('sign needs DIR and --key KEYFILE');
+      const chosen = stringFlag(args, 'carrier');
+      if (chosen !== undefined && !(CARRIERS as readonly string[]).includes(chosen)) throw new UsageError(`--carrier must be one of ${CARRIERS.join(', ')}`);
+      if (flags.has('inline') && chosen !== undefined && chosen !== 'inline') throw new UsageError(`--inline contradicts --carrier ${chosen}`);
+      const carrier = (flags.has('inline') ? 'inline' : (chosen ?? 'sidecar')) as (typeof CARRIERS)[number];
+      const days = stringFlag(args, 'expires-in');
+      if (days !== undefined && !(/^[0-9]+(\.[0-9]+)?$/.test(days) && Number(days) > 0)) throw new UsageError('--expires-in needs a positive number of days');
+      const text = readFileSync(keyFile, 'utf8').trim();
+      const secretKey = parseUserValue(`--key ${keyFile}`, () => {
+        const key = fromBase64(text);
+        ed25519PublicKey(key); // a wrong length is the user's key file, not a signing failure
+        return key;
+      });
       const now = Math.floor(Date.now() / 1000);
-      const carrier = (flags.has('inline') ? 'inline' : (flags.get('carrier') ?? 'sidecar')) as 'sidecar' | 'inline' | 'minisign' | 'sshsig';
       const before = loadSkillFolder(dir);
       const bundle = signSkill(before, secretKey, {
         carrier,
         issuedAt: now,
-        ...(typeof days === 'string' ? { expiresAt: now + Math.round(Number(days) * 86400) } : {}),
+        ...(days !== undefined ? { expiresAt: now + Math.round(Number(days) * 86400) } : {}),
       });
       // Write what signing added or changed (carriers, and SKILL.md for inline), and
       // remove the carriers it replaced: one left behind is a second carrier, which verify refuses.
@@ -51,11 +74,14 @@ export async function skillCommand(argv: readonly string[]): Promise<number> {
       return 0;
     }
     case 'verify': {
-      const trustFile = flags.get('trust');
-      if (!dir || typeof trustFile !== 'string') throw new UsageError('verify needs DIR and --trust TRUST.json');
-      const trustRoot = JSON.parse(readFileSync(trustFile, 'utf8')) as TrustRootConfig;
-      const mode = (flags.get('mode') ?? 'enforce') as SkillMode;
-      const stateFile = flags.get('state');
+      const trustFile = stringFlag(args, 'trust');
+      if (!dir || trustFile === undefined) throw new UsageError('verify needs DIR and --trust TRUST.json');
+      const mode = (stringFlag(args, 'mode') ?? 'enforce') as SkillMode;
+      if (!MODES.includes(mode)) throw new UsageError(`--mode must be one of ${MODES.join(', ')}`);
+      const trustText = readFileSync(trustFile, 'utf8');
+      // The trust root is the operator's configuration: a broken one is a usage error, never a verdict.
+      const trustRoot = parseUserValue(`--trust ${trustFile}`, () => new TrustRoot(JSON.parse(trustText) as TrustRootConfig));
+      const stateFile = stringFlag(args, 'state');
       const state = typeof stateFile === 'string' ? loadState(stateFile) : undefined;
       let bundle;
       try {

@@ -25,12 +25,20 @@ export interface IpiDetectorOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
-/** Mode from options, else the environment; an unknown value is a configuration error, never a fallback. */
+/**
+ * Mode from options, else the environment; an unknown value is a configuration
+ * error, never a fallback. An empty (or blank) variable counts as unset, so
+ * `PARAPET_IPI_MODE=` cannot shadow a `CLAUDE_FLOW_IPI_MODE=block` set beside it.
+ */
 export function resolveMode(mode: unknown, env: Readonly<Record<string, string | undefined>>): IpiMode {
-  const fromEnv = env.PARAPET_IPI_MODE ?? env.CLAUDE_FLOW_IPI_MODE;
-  const chosen = mode ?? (fromEnv === undefined || fromEnv === '' ? 'warn' : fromEnv.trim().toLowerCase());
+  const set = (name: 'PARAPET_IPI_MODE' | 'CLAUDE_FLOW_IPI_MODE') => {
+    const value = env[name]?.trim();
+    return value === undefined || value === '' ? undefined : { name, value: value.toLowerCase() };
+  };
+  const fromEnv = set('PARAPET_IPI_MODE') ?? set('CLAUDE_FLOW_IPI_MODE');
+  const chosen = mode ?? fromEnv?.value ?? 'warn';
   if (!IPI_MODES.includes(chosen as IpiMode)) {
-    const where = mode !== undefined ? 'options.mode' : env.PARAPET_IPI_MODE !== undefined ? 'PARAPET_IPI_MODE' : 'CLAUDE_FLOW_IPI_MODE';
+    const where = mode !== undefined ? 'options.mode' : fromEnv!.name;
     throw new ParapetRangeError(`${where} must be one of ${IPI_MODES.join(', ')}, got ${JSON.stringify(chosen)}`, 'invalid-value');
   }
   return chosen as IpiMode;
@@ -92,9 +100,17 @@ export class IpiDetector {
     return { score: p, level, reasons: level === 'none' ? [] : [`reads like an injection (p=${p.toFixed(2)})`] };
   }
 
-  /** The session `id`, created on first use. */
+  /** Sessions currently held (ended ones are dropped). Always 0 in mode off. */
+  get sessionCount(): number {
+    return this.#sessions.size;
+  }
+
+  /** The session `id`, created on first use. In mode off nothing is kept: each handle is inert. */
   session(id: string): DetectorSession {
     if (typeof id !== 'string' || id.length === 0) throw new ParapetTypeError(`"id" must be a non-empty string`);
+    // Off must cost nothing, memory included: a host that opens a session per
+    // request would otherwise grow this map without bound.
+    if (this.mode === 'off') return new DetectorSession(this, undefined, id);
     let s = this.#sessions.get(id);
     if (!s || s.ended) {
       s = new IpiSession(id, this.#ctx);
@@ -104,8 +120,8 @@ export class IpiDetector {
   }
 
   /** @internal the decision for one call in this detector's mode. */
-  async decide(session: IpiSession, call: ToolCall): Promise<IpiRisk> {
-    if (this.mode === 'off') return OFF;
+  async decide(session: IpiSession | undefined, call: ToolCall): Promise<IpiRisk> {
+    if (this.mode === 'off' || session === undefined) return OFF;
     const risk = session.evaluate(call, this.mode);
     if (this.mode !== 'hil' || !risk.flagged) return risk;
     const approved = await this.#approve(risk, call, session.id);
@@ -135,17 +151,25 @@ const OFF: IpiRisk = Object.freeze({ score: 0, level: 'none', flagged: false, zS
 
 /** A session handle: observe what the agent sees, assess what it wants to do. */
 export class DetectorSession {
+  readonly #id: string;
+
   constructor(
     private readonly detector: IpiDetector,
-    private readonly inner: IpiSession,
-  ) {}
+    /** Undefined in mode off, where nothing is kept. */
+    private readonly inner: IpiSession | undefined,
+    id?: string,
+  ) {
+    const resolved = id ?? inner?.id;
+    if (resolved === undefined) throw new ParapetTypeError('a DetectorSession needs a session or an "id"');
+    this.#id = resolved;
+  }
 
   get id(): string {
-    return this.inner.id;
+    return this.#id;
   }
 
   observe(observation: Observation): void {
-    if (this.detector.mode === 'off') return;
+    if (this.detector.mode === 'off' || this.inner === undefined) return;
     this.inner.observe(observation);
   }
 
@@ -156,11 +180,12 @@ export class DetectorSession {
 
   /** The same assessment, synchronously and without the approval step (for measurement and dry runs). */
   evaluate(call: ToolCall): IpiRisk {
-    if (this.detector.mode === 'off') return OFF;
+    if (this.detector.mode === 'off' || this.inner === undefined) return OFF;
     return this.inner.evaluate(call, this.detector.mode);
   }
 
   end(): void {
+    if (this.inner === undefined) return;
     this.inner.end();
     this.detector.forget(this.inner.id);
   }

@@ -26,5 +26,8 @@ export {
   formatCheckpoint, parseCheckpoint, signCheckpoint, openCheckpoint, type Checkpoint, type CheckpointResult,
   type CheckpointFailure, type OpenCheckpointOptions,
 } from './checkpoint.js';
-export { CheckpointWitness, type WitnessResult, type WitnessFailure, type WitnessState } from './witness.js';
+export {
+  CheckpointWitness, type WitnessResult, type WitnessFailure, type WitnessState, type WitnessStateEntry, type WitnessStateV1,
+  type WitnessedLog, type WitnessOptions,
+} from './witness.js';
 export { AuditLog } from './audit.js';

@@ -201,8 +201,11 @@ function readU64(bytes: Uint8Array): number | undefined {
 /**
  * Open a signed note with the configured verifier keys. Never throws on the
  * note's content. Valid only if at least one configured key signed it and no
- * configured key's signature fails (a bad signature from a known key is an
- * attack, not noise); signatures from unknown keys are reported and ignored.
+ * configured key has only failing signatures (a bad signature from a known key
+ * is an attack, not noise); signatures from unknown keys are reported and
+ * ignored. A key's repeated lines are not checked once one verified, as in Go's
+ * note.Open, and a failing line of a key with a valid one is ignored whatever
+ * the order: anyone who relays the note could add such a line.
  */
 export function openNote(note: string | Uint8Array, verifiers: readonly NoteVerifier[]): NoteResult {
   const parsed = parseNote(note);
@@ -210,14 +213,21 @@ export function openNote(note: string | Uint8Array, verifiers: readonly NoteVeri
   const { text, signatures } = parsed;
   const bytes = new TextEncoder().encode(text);
   const verified: string[] = [];
-  const timestamps: Record<string, number> = {};
+  // Keyed by configured names, which may be any valid key name, "__proto__" included.
+  const timestamps: Record<string, number> = Object.create(null) as Record<string, number>;
   const unknown: { name: string; keyId: string }[] = [];
+  const seenUnknown = new Set<string>();
+  const good = new Set<NoteVerifier>();
+  const failed: NoteVerifier[] = [];
   for (const sig of signatures) {
     const key = verifiers.find((v) => v.name === sig.name && bytesEqual(v.keyId, sig.keyId));
     if (!key) {
-      unknown.push({ name: sig.name, keyId: toHex(sig.keyId) });
+      const line = `${sig.name} ${toHex(sig.keyId)} ${toHex(sig.signature)}`;
+      if (!seenUnknown.has(line)) unknown.push({ name: sig.name, keyId: toHex(sig.keyId) });
+      seenUnknown.add(line);
       continue;
     }
+    if (good.has(key)) continue;
     let ok = false;
     if (key.type === ALG_ED25519) {
       ok = sig.signature.length === 64 && ed25519Verify(sig.signature, bytes, key.publicKey);
@@ -226,9 +236,15 @@ export function openNote(note: string | Uint8Array, verifiers: readonly NoteVeri
       ok = timestamp !== undefined && ed25519Verify(sig.signature.subarray(8), cosignedMessage(text, timestamp), key.publicKey);
       if (ok) timestamps[key.name] = timestamp!;
     }
-    if (!ok) return { valid: false, reason: 'bad-signature', message: `invalid signature for key ${key.name}+${toHex(key.keyId)}`, text };
+    if (!ok) {
+      if (!failed.includes(key)) failed.push(key);
+      continue;
+    }
+    good.add(key);
     if (!verified.includes(key.name)) verified.push(key.name);
   }
+  const bad = failed.find((key) => !good.has(key));
+  if (bad) return { valid: false, reason: 'bad-signature', message: `invalid signature for key ${bad.name}+${toHex(bad.keyId)}`, text };
   if (verified.length === 0) return { valid: false, reason: 'unverified', message: 'no configured key signed this note', text };
   return { valid: true, text, verified, timestamps, unknown };
 }
