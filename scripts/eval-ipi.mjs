@@ -1,21 +1,43 @@
-// npm run eval:ipi [-- FILE.jsonl[.gz]]   (lines: { text, label, source }; default data/ipi/dev.jsonl.gz)
-// AUROC and TPR at 1% / 5% FPR of IpiDetector.inspect, overall and per source.
-import { init, IpiDetector } from '../dist/ipi.js';
-import { auroc, tprAtFpr } from './metrics.mjs';
-import { dataFile, readJsonl } from './jsonl.mjs';
+// npm run eval:ipi [-- FILE.jsonl[.gz]]
+// Without a file: the content model's leave-one-source-out tables, from the
+// held-out scores `npm run train:ipi` saved (training/results/ipi-content-oof.json)
+// — per source AUROC, recall at each level and benign flag rates, and a
+// reliability diagram. With a file (lines: { text, label, source }): the shipped
+// detector's scores on it, the same tables.
+import { readFileSync } from 'node:fs';
+import { calibrate, init, IpiDetector, LEVELS } from '../dist/ipi.js';
+import { auroc } from './metrics.mjs';
+import { readJsonl } from './jsonl.mjs';
 
-const file = process.argv[2] ?? dataFile('dev.jsonl.gz');
 await init();
+const fmt = (x) => (Number.isNaN(x) ? '—' : x.toFixed(3));
 const detector = new IpiDetector({ mode: 'warn', env: {} });
-const rows = readJsonl(file);
-const scored = rows.map((r) => ({ ...r, score: detector.inspect(r.text).score }));
-const report = (name, set) => {
-  const s = set.map((r) => r.score);
-  const l = set.map((r) => r.label);
-  const pos = l.filter((x) => x === 1).length;
-  console.log(`${name.padEnd(24)} ${String(set.length).padStart(5)} ${String(pos).padStart(5)}  ${fmt(auroc(s, l))}  ${fmt(tprAtFpr(s, l, 0.01))}  ${fmt(tprAtFpr(s, l, 0.05))}`);
-};
-const fmt = (x) => (Number.isNaN(x) ? '   —  ' : x.toFixed(3).padStart(6));
-console.log(`${'source'.padEnd(24)}     n   pos   AUROC  TPR@1%  TPR@5%`);
-for (const src of [...new Set(rows.map((r) => r.source))].sort()) report(src, scored.filter((r) => r.source === src));
-report('all', scored);
+const file = process.argv[2];
+let scored;
+if (file) {
+  scored = readJsonl(file).map((r) => ({ source: r.source ?? 'all', label: r.label, score: detector.inspect(r.text).score }));
+} else {
+  const meta = JSON.parse(readFileSync(new URL('../models/ipi-content.json', import.meta.url), 'utf8'));
+  const oof = JSON.parse(readFileSync(new URL('../training/results/ipi-content-oof.json', import.meta.url), 'utf8'));
+  scored = oof.map(([source, label, logit]) => ({ source, label, score: calibrate(logit, meta.anchors) }));
+  console.log('Leave-one-source-out: every text scored by the model trained without its source (npm run train:ipi).\n');
+}
+const negatives = scored.filter((r) => r.label === 0).map((r) => r.score);
+console.log('| source | n | injections | AUROC (own) | AUROC (pooled benign) | recall @ low | @ medium | @ high | benign flagged @ low | @ medium |');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+for (const source of [...new Set(scored.map((r) => r.source))].sort()) {
+  const set = scored.filter((r) => r.source === source);
+  const pos = set.filter((r) => r.label === 1).map((r) => r.score);
+  const neg = set.filter((r) => r.label === 0).map((r) => r.score);
+  const rate = (xs, t) => (xs.length ? xs.filter((x) => x >= t).length / xs.length : NaN);
+  const own = pos.length && neg.length >= 10 ? auroc([...pos, ...neg], [...pos.map(() => 1), ...neg.map(() => 0)]) : NaN;
+  const pooled = pos.length && negatives.length ? auroc([...pos, ...negatives], [...pos.map(() => 1), ...negatives.map(() => 0)]) : NaN;
+  console.log(`| ${source} | ${set.length} | ${pos.length} | ${fmt(own)} | ${fmt(pooled)} | ${fmt(rate(pos, LEVELS.low))} | ${fmt(rate(pos, LEVELS.medium))} | ${fmt(rate(pos, LEVELS.high))} | ${fmt(rate(neg, LEVELS.low))} | ${fmt(rate(neg, LEVELS.medium))} |`);
+}
+console.log('\nReliability: texts per score bin and the share of injections among them');
+for (let b = 0; b < 10; b++) {
+  const bin = scored.filter((r) => Math.min(9, Math.floor(r.score * 10)) === b);
+  const share = bin.length ? bin.filter((r) => r.label === 1).length / bin.length : NaN;
+  console.log(`${(b / 10).toFixed(1)}–${((b + 1) / 10).toFixed(1)} ${String(bin.length).padStart(7)}  ${fmt(share).padStart(5)}  ${Number.isNaN(share) ? '' : '█'.repeat(Math.round(share * 30))}`);
+}
+console.log(`levels: low ≥ ${LEVELS.low}, medium ≥ ${LEVELS.medium} (block acts here), high ≥ ${LEVELS.high}`);

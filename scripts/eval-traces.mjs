@@ -1,39 +1,55 @@
-// npm run eval:traces [-- FILE.jsonl[.gz]]   (format: data/ipi/README.md; default data/ipi/traces-dev.jsonl.gz)
-// Replays each trace through a detector session — the user prompt as trusted,
-// earlier calls assessed and their results observed as untrusted — and scores
-// the pending call. Prints AUROC, TPR at 1% / 2% / 5% FPR and the flag rate.
-import { init, IpiDetector } from '../dist/ipi.js';
+// npm run eval:traces [-- FILE.jsonl[.gz]]   (format: data/ipi/README.md)
+// Without a file: the trace model's leave-one-suite-out tables, from the held-out
+// scores `npm run train:traces` saved (training/results/ipi-trace-oof.json). With a
+// file: each trace replayed through the shipped detector — the user prompt as
+// trusted text, earlier calls assessed and their results observed — and its
+// pending call scored. Per suite: AUROC, recall at 2% FPR, calls flagged (medium
+// or higher, where block acts) among attacker calls, benign calls and benign calls
+// made although an injection was present; then a reliability diagram.
+import { readFileSync } from 'node:fs';
+import { calibrate, init, IpiDetector, LEVELS } from '../dist/ipi.js';
 import { auroc, tprAtFpr } from './metrics.mjs';
-import { dataFile, readJsonl } from './jsonl.mjs';
+import { readJsonl } from './jsonl.mjs';
 
-const file = process.argv[2] ?? dataFile('traces-dev.jsonl.gz');
 await init();
-const detector = new IpiDetector({ mode: 'block', env: {} });
-const traces = readJsonl(file);
-const results = traces.map((t) => {
-  const s = detector.session(t.trace_id);
-  s.observe({ role: 'user', content: t.user_prompt });
-  for (const step of t.steps) {
-    s.evaluate(step.call);
-    s.observe({ role: 'tool', toolName: step.call.name, content: typeof step.result === 'string' ? step.result : JSON.stringify(step.result) });
-  }
-  const risk = s.evaluate(t.pending);
-  s.end();
-  return { suite: t.suite, kind: t.meta?.kind, label: t.label, score: risk.score, flagged: risk.flagged, latency: risk.latencyMs };
-});
-const fmt = (x) => (Number.isNaN(x) ? '   —  ' : x.toFixed(3).padStart(6));
-const report = (name, set) => {
+const fmt = (x) => (Number.isNaN(x) ? '—' : x.toFixed(3));
+const file = process.argv[2];
+let results;
+if (file) {
+  const detector = new IpiDetector({ mode: 'block', env: {} });
+  results = readJsonl(file).map((t) => {
+    const s = detector.session(t.trace_id);
+    s.observe({ role: 'user', content: t.user_prompt });
+    for (const step of t.steps) {
+      s.evaluate(step.call);
+      s.observe({ role: 'tool', toolName: step.call.name, content: typeof step.result === 'string' ? step.result : JSON.stringify(step.result) });
+    }
+    const risk = s.evaluate(t.pending);
+    s.end();
+    return { suite: t.suite, kind: t.meta?.kind ?? (t.label ? 'attacked' : 'benign'), label: t.label, score: risk.score, latency: risk.latencyMs };
+  });
+} else {
+  const model = JSON.parse(readFileSync(new URL('../models/ipi-trace.json', import.meta.url), 'utf8'));
+  const oof = JSON.parse(readFileSync(new URL('../training/results/ipi-trace-oof.json', import.meta.url), 'utf8'));
+  results = oof.map(([suite, kind, label, logit]) => ({ suite, kind, label, score: calibrate(logit, model.anchors) }));
+  console.log('Leave-one-suite-out: every trace scored by the model trained without its suite (npm run train:traces).\n');
+}
+console.log('| suite | traces | attacker calls | AUROC | recall @ 2% FPR | flagged: attacker calls | benign calls | injection present but ignored |');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+const share = (xs) => (xs.length ? xs.filter((r) => r.score >= LEVELS.medium).length / xs.length : NaN);
+for (const suite of [...[...new Set(results.map((r) => r.suite))].sort(), 'all']) {
+  const set = suite === 'all' ? results : results.filter((r) => r.suite === suite);
   const s = set.map((r) => r.score);
   const l = set.map((r) => r.label);
-  const pos = set.filter((r) => r.label === 1);
-  const neg = set.filter((r) => r.label === 0);
-  const flagTpr = pos.filter((r) => r.flagged).length / Math.max(1, pos.length);
-  const flagFpr = neg.filter((r) => r.flagged).length / Math.max(1, neg.length);
-  console.log(`${name.padEnd(22)} ${String(set.length).padStart(4)}  ${fmt(auroc(s, l))}  ${fmt(tprAtFpr(s, l, 0.01))}  ${fmt(tprAtFpr(s, l, 0.02))}  ${fmt(tprAtFpr(s, l, 0.05))}   ${fmt(flagTpr)} / ${fmt(flagFpr)}`);
-};
-console.log(`${'set'.padEnd(22)}    n   AUROC  TPR@1%  TPR@2%  TPR@5%   flagged TPR / FPR`);
-for (const suite of [...new Set(results.map((r) => r.suite))].sort()) report(suite, results.filter((r) => r.suite === suite));
-report('hard negatives only', results.filter((r) => r.kind !== 'benign'));
-report('all', results);
-const lat = results.map((r) => r.latency).sort((a, b) => a - b);
-console.log(`assess latency: p50 ${(lat[Math.floor(lat.length / 2)] * 1000).toFixed(0)} µs, p99 ${(lat[Math.floor(lat.length * 0.99)] * 1000).toFixed(0)} µs`);
+  console.log(`| ${suite} | ${set.length} | ${l.filter((x) => x === 1).length} | ${fmt(auroc(s, l))} | ${fmt(tprAtFpr(s, l, 0.02))} | ${fmt(share(set.filter((r) => r.label === 1)))} | ${fmt(share(set.filter((r) => r.label === 0)))} | ${fmt(share(set.filter((r) => r.kind === 'injected_ignored')))} |`);
+}
+console.log('\nReliability: calls per score bin and the share of attacker calls among them');
+for (let b = 0; b < 10; b++) {
+  const bin = results.filter((r) => Math.min(9, Math.floor(r.score * 10)) === b);
+  const p = bin.length ? bin.filter((r) => r.label === 1).length / bin.length : NaN;
+  console.log(`${(b / 10).toFixed(1)}–${((b + 1) / 10).toFixed(1)} ${String(bin.length).padStart(6)}  ${fmt(p).padStart(5)}  ${Number.isNaN(p) ? '' : '█'.repeat(Math.round(p * 30))}`);
+}
+if (file) {
+  const lat = results.map((r) => r.latency).sort((a, b) => a - b);
+  console.log(`assess latency: p50 ${(lat[Math.floor(lat.length / 2)] * 1000).toFixed(0)} µs, p99 ${(lat[Math.floor(lat.length * 0.99)] * 1000).toFixed(0)} µs`);
+}

@@ -16,6 +16,16 @@ export type ParapetErrorCode =
   | 'state-version'
   | 'store-damaged';
 
+/** The base of every error the package throws: a stable `code` to switch on beside the message. */
+export class ParapetError extends Error {
+  readonly code: string;
+  constructor(message: string, code: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
 export class ParapetTypeError extends TypeError {
   readonly code = 'invalid-type' as const;
   constructor(message: string) {

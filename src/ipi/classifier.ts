@@ -1,43 +1,81 @@
 import { decodeBase64Unchecked } from '../bindings/encoding.js';
-import { LinearModel, sigmoid } from '../bindings/linear.js';
-import { featurize, normalizeText } from '../bindings/text.js';
+import { ParapetRangeError, ParapetTypeError } from '../bindings/errors.js';
+import { LinearModel } from '../bindings/linear.js';
+import { readText } from '../bindings/reading.js';
+import { featurize } from '../bindings/text.js';
+import { calibrate, type Anchors } from './calibration.js';
 import { MODEL_META, MODEL_WEIGHTS_BASE64 } from './model.generated.js';
-import { scoringRanges } from './windows.js';
-
-/** What the detector needs from a classifier: P(injection) of a text. */
-export interface IpiClassifier {
-  probability(text: string): number;
-}
-
-/** Probability thresholds calibrated on benign training text (models/ipi-classifier.json). */
-export const THRESHOLDS: { readonly low: number; readonly medium: number; readonly high: number } = MODEL_META.thresholds;
+import { windowRanges } from './windows.js';
 
 /**
- * The embedded linear model, scored in the core: the highest probability of
- * the whole text, of each window and of each line (see `scoringRanges`).
+ * What the detector needs from a content model: a text's score on the
+ * detector's scale (`calibration.ts`: 0.35 / 0.6 / 0.85 are the 5% / 1% / 0.1%
+ * false-positive points), and the passages of a tool result with theirs.
  */
-export class CoreClassifier implements IpiClassifier {
+export interface ContentScorer {
+  score(text: string): number;
+  passages(text: string): { readonly text: string; readonly score: number }[];
+}
+
+/** A replacement content model: raw logits (the detector calibrates them with `anchors`). */
+export interface ContentModelOptions {
+  readonly weights: Float32Array;
+  readonly bias: number;
+  readonly anchors: Anchors;
+}
+
+/**
+ * The embedded content model, scored in the core: the text is read as prose
+ * whatever carries it (JSON, Python reprs, YAML, markup, escapes: `readingRanges`
+ * in the bindings), cut into the ranges the model was trained on (the whole
+ * reading, each string of the carrier, paragraphs, windows, lines and sentences),
+ * and scores the highest of them.
+ */
+export class CoreClassifier implements ContentScorer {
   readonly #model: LinearModel;
   readonly #weights: Float32Array;
+  readonly #anchors: Anchors;
 
-  constructor() {
-    this.#weights = new Float32Array(decodeBase64Unchecked(MODEL_WEIGHTS_BASE64).slice().buffer);
-    // Text is normalised once per call here, not once per window.
-    this.#model = new LinearModel(this.#weights, MODEL_META.bias, {
-      charNgrams: [MODEL_META.charNgrams[0], MODEL_META.charNgrams[1]],
-      normalize: false,
-    });
+  constructor(options?: ContentModelOptions) {
+    const weights = options?.weights ?? new Float32Array(decodeBase64Unchecked(MODEL_WEIGHTS_BASE64).slice().buffer);
+    if (options && !(options.weights instanceof Float32Array)) throw new ParapetTypeError(`"weights" must be a Float32Array`);
+    const anchors = options?.anchors ?? MODEL_META.anchors;
+    if (!(anchors.low < anchors.medium && anchors.medium < anchors.high)) throw new ParapetRangeError(`"anchors" must be increasing (low < medium < high)`, 'invalid-value');
+    this.#weights = weights;
+    this.#anchors = anchors;
+    this.#model = new LinearModel(weights, options?.bias ?? MODEL_META.bias, { mode: 'text', charNgrams: [MODEL_META.charNgrams[0], MODEL_META.charNgrams[1]], normalize: false });
+  }
+
+  /** The highest logit of the text's ranges (for parity checks and training). */
+  logit(text: string): number {
+    if (typeof text !== 'string') throw new ParapetTypeError(`"text" must be a string`);
+    return this.#model.maxLogitOfReading(text);
+  }
+
+  score(text: string): number {
+    return calibrate(this.logit(text), this.#anchors);
+  }
+
+  /** The reading's windows, each with its score: where provenance traces a copied value to. */
+  passages(text: string): { text: string; score: number }[] {
+    const reading = readText(text).text;
+    const w = windowRanges(reading);
+    const out: { text: string; score: number }[] = [];
+    for (let i = 0; i < w.length; i += 2) {
+      const passage = reading.slice(w[i], w[i + 1]);
+      out.push({ text: passage, score: this.score(passage) });
+    }
+    return out;
   }
 
   /**
-   * Which words pushed the score up or down: each word's features (its
-   * unigram and character n-grams) weighted as the model weights them, mean
-   * per feature. An explanation for people (the playground highlights it),
-   * not the score itself, which also counts bigrams and context.
+   * Which words pushed the score up or down: each word's features (its unigram
+   * and character n-grams) weighted as the model weights them, mean per feature.
+   * An explanation for people (the playground highlights it), not the score.
    */
   explain(text: string): { word: string; weight: number }[] {
     const out: { word: string; weight: number }[] = [];
-    for (const word of normalizeText(text).split(/(\s+)/)) {
+    for (const word of readText(text).text.split(/(\s+)/)) {
       if (!/[\p{L}\p{N}]/u.test(word)) {
         out.push({ word, weight: 0 });
         continue;
@@ -48,19 +86,5 @@ export class CoreClassifier implements IpiClassifier {
       out.push({ word, weight: ids.length ? sum / ids.length : 0 });
     }
     return out;
-  }
-
-  probability(text: string): number {
-    // The whole text and each window: windows alone were ~30% faster but lost
-    // recall at 1% FPR in leave-one-source-out tests (agentdojo-slack 0.94 → 0.65).
-    // Windows and lines are scored as byte ranges of the text staged once
-    // (sigmoid is monotonic, so the highest logit gives the highest probability).
-    const normal = normalizeText(text);
-    return sigmoid(this.#model.maxLogit(normal, scoringRanges(normal)));
-  }
-
-  /** The logit of the whole text, no windows (for parity checks against the ONNX export). */
-  logit(text: string): number {
-    return this.#model.logit(normalizeText(text));
   }
 }

@@ -1,7 +1,9 @@
-import { assertInteger, ParapetRangeError, ParapetTypeError } from '../bindings/errors.js';
+import { assertInteger, ParapetError, ParapetRangeError, ParapetTypeError } from '../bindings/errors.js';
 import { DiagonalGaussian, type DiagonalGaussianState } from '../bindings/stats.js';
-import { CoreClassifier, THRESHOLDS, type IpiClassifier } from './classifier.js';
-import { IpiSession, type SessionContext } from './session.js';
+import { levelOf } from './calibration.js';
+import { CoreClassifier, type ContentScorer } from './classifier.js';
+import { IpiSession, type SessionContext, type SessionState } from './session.js';
+import { TraceModel, type TraceScorer } from './trace-model.js';
 import { IPI_MODES, type IpiMode, type IpiRisk, type Observation, type TextRisk, type ToolCall } from './types.js';
 
 export interface IpiDetectorOptions {
@@ -9,10 +11,16 @@ export interface IpiDetectorOptions {
   readonly mode?: IpiMode;
   /** Standard deviations above a session's baseline that flag a signal. Default 2.5. */
   readonly threshold?: number;
-  /** Calls before a session's baseline is used; calibrated absolute thresholds apply throughout. Default 5. */
+  /** Calls before a session's baseline z-scores are reported. Default 5. */
   readonly warmup?: number;
-  /** Replaces the embedded classifier (for example an onnxruntime-web session wrapped to this shape). */
-  readonly classifier?: IpiClassifier;
+  /** Replaces the embedded content model (for example an onnxruntime-web session wrapped to this shape: scores on the detector's scale, see `calibrate`). */
+  readonly classifier?: ContentScorer;
+  /** Replaces the embedded trace model (`assess`'s decision): scores a call's features (`TRACE_FEATURES`) on the detector's scale. */
+  readonly traceModel?: TraceScorer;
+  /** Sessions not used for this long are dropped (their state is gone; `session(id)` starts afresh). Default 1 hour. */
+  readonly sessionIdleMs?: number;
+  /** Most sessions held at once; the least recently used is dropped beyond it. Default 10,000. */
+  readonly maxSessions?: number;
   /** hil mode: asked to approve each flagged call; true allows. A throw, a false or a timeout blocks. */
   readonly onApproval?: (risk: IpiRisk, call: ToolCall, sessionId: string) => boolean | Promise<boolean>;
   /** hil mode: how long to wait for `onApproval`. Default 60 s. */
@@ -48,11 +56,10 @@ const processEnv = (): Readonly<Record<string, string | undefined>> =>
   (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
 
 /** A call refused by the detector (guardTool throws it). */
-export class IpiBlockedError extends Error {
-  readonly code = 'ipi-blocked' as const;
+export class IpiBlockedError extends ParapetError {
+  declare readonly code: 'ipi-blocked';
   constructor(readonly risk: IpiRisk) {
-    super(`tool call blocked: ${risk.reasons.join('; ') || `risk ${risk.level}`}`);
-    this.name = 'IpiBlockedError';
+    super(`tool call blocked: ${risk.reasons.map((r) => r.message).join('; ') || `risk ${risk.level}`}`, 'ipi-blocked');
   }
 }
 
@@ -67,6 +74,8 @@ export class IpiDetector {
   readonly #sessions = new Map<string, IpiSession>();
   readonly #onApproval: IpiDetectorOptions['onApproval'];
   readonly #approvalTimeoutMs: number;
+  readonly #idleMs: number;
+  readonly #maxSessions: number;
 
   constructor(options: IpiDetectorOptions = {}) {
     this.mode = resolveMode(options.mode, options.env ?? processEnv());
@@ -76,28 +85,33 @@ export class IpiDetector {
     assertInteger(warmup, 'warmup', 0, 10_000);
     this.#approvalTimeoutMs = options.approvalTimeoutMs ?? 60_000;
     assertInteger(this.#approvalTimeoutMs, 'approvalTimeoutMs', 1, 2 ** 31 - 1);
+    this.#idleMs = options.sessionIdleMs ?? 3_600_000;
+    assertInteger(this.#idleMs, 'sessionIdleMs', 1, Number.MAX_SAFE_INTEGER);
+    this.#maxSessions = options.maxSessions ?? 10_000;
+    assertInteger(this.#maxSessions, 'maxSessions', 1, 10_000_000);
     if (this.mode === 'hil' && typeof options.onApproval !== 'function') {
       throw new ParapetTypeError('mode hil needs an "onApproval" callback: without one every flagged call would be refused unseen');
     }
     this.#onApproval = options.onApproval;
     const ref = options.hiddenReference;
-    // The classifier is only built when something will use it: mode off costs nothing.
-    const classifier = this.mode === 'off' ? { probability: () => 0 } : (options.classifier ?? new CoreClassifier());
+    // The models are only built when something will use them: mode off costs nothing.
+    const off = this.mode === 'off';
+    const content: ContentScorer = off ? { score: () => 0, passages: () => [] } : (options.classifier ?? new CoreClassifier());
+    const trace: TraceScorer = off ? { score: () => 0 } : (options.traceModel ?? new TraceModel());
     this.#ctx = {
-      classifier, thresholds: THRESHOLDS, threshold, warmup,
+      content, trace, threshold, warmup,
       ...(ref ? { hiddenReference: ref instanceof DiagonalGaussian ? ref : DiagonalGaussian.fromJSON(ref) } : {}),
       ...(options.probe ? { probe: options.probe } : {}),
     };
   }
 
-  /** Stateless scoring of a text (a tool result as it arrives, say). */
+  /** Stateless scoring of a text (a tool result as it arrives, say), on the same scale as `assess`. */
   inspect(text: string): TextRisk {
     if (typeof text !== 'string') throw new ParapetTypeError(`"text" must be a string`);
     if (this.mode === 'off') return { score: 0, level: 'none', reasons: [] };
-    const p = this.#ctx.classifier.probability(text);
-    const t = THRESHOLDS;
-    const level = p >= t.high ? 'high' : p >= t.medium ? 'medium' : p >= t.low ? 'low' : 'none';
-    return { score: p, level, reasons: level === 'none' ? [] : [`reads like an injection (p=${p.toFixed(2)})`] };
+    const score = this.#ctx.content.score(text);
+    const level = levelOf(score);
+    return { score, level, reasons: level === 'none' ? [] : [{ code: 'content', message: `reads like an injection (${score.toFixed(2)})` }] };
   }
 
   /** Sessions currently held (ended ones are dropped). Always 0 in mode off. */
@@ -114,18 +128,50 @@ export class IpiDetector {
     let s = this.#sessions.get(id);
     if (!s || s.ended) {
       s = new IpiSession(id, this.#ctx);
-      this.#sessions.set(id, s);
+      this.#hold(s);
     }
     return new DetectorSession(this, s);
+  }
+
+  /** A session resumed from `DetectorSession.toJSON()` (in this process or another worker). Replaces a held session of the same id. */
+  resume(state: SessionState): DetectorSession {
+    const s = IpiSession.fromJSON(state, this.#ctx);
+    if (this.mode === 'off') return new DetectorSession(this, undefined, s.id);
+    this.#sessions.get(s.id)?.end();
+    this.#hold(s);
+    return new DetectorSession(this, s);
+  }
+
+  /** Keep `s`, dropping idle sessions and, beyond `maxSessions`, the least recently used. */
+  #hold(s: IpiSession): void {
+    const now = Date.now();
+    s.lastUsed = now;
+    this.#sessions.delete(s.id);
+    this.#sessions.set(s.id, s);
+    // Map order is insertion order and every use re-inserts: the first entries are the stalest.
+    for (const [id, old] of this.#sessions) {
+      if (this.#sessions.size <= this.#maxSessions && now - old.lastUsed < this.#idleMs) break;
+      old.end();
+      this.#sessions.delete(id);
+    }
+  }
+
+  /** @internal a session was used: it moves to the back of the eviction order. */
+  touch(s: IpiSession): void {
+    if (this.#sessions.get(s.id) === s) this.#hold(s);
   }
 
   /** @internal the decision for one call in this detector's mode. */
   async decide(session: IpiSession | undefined, call: ToolCall): Promise<IpiRisk> {
     if (this.mode === 'off' || session === undefined) return OFF;
+    this.touch(session);
     const risk = session.evaluate(call, this.mode);
     if (this.mode !== 'hil' || !risk.flagged) return risk;
     const approved = await this.#approve(risk, call, session.id);
-    return { ...risk, action: approved ? 'allow' : 'block', reasons: [...risk.reasons, approved ? 'approved by a human' : 'not approved (refused, failed or timed out)'] };
+    return {
+      ...risk, action: approved ? 'allow' : 'block',
+      reasons: [...risk.reasons, approved ? { code: 'approved', message: 'approved by a human' } : { code: 'not-approved', message: 'not approved (refused, failed or timed out)' }],
+    };
   }
 
   /** Fail closed: only an explicit true within the time limit approves. */
@@ -170,6 +216,7 @@ export class DetectorSession {
 
   observe(observation: Observation): void {
     if (this.detector.mode === 'off' || this.inner === undefined) return;
+    this.detector.touch(this.inner);
     this.inner.observe(observation);
   }
 
@@ -181,7 +228,13 @@ export class DetectorSession {
   /** The same assessment, synchronously and without the approval step (for measurement and dry runs). */
   evaluate(call: ToolCall): IpiRisk {
     if (this.detector.mode === 'off' || this.inner === undefined) return OFF;
+    this.detector.touch(this.inner);
     return this.inner.evaluate(call, this.detector.mode);
+  }
+
+  /** The session's state (versioned; hashes and statistics, never the text it saw), for `IpiDetector.resume` on any worker. */
+  toJSON(): SessionState | undefined {
+    return this.inner?.toJSON();
   }
 
   end(): void {

@@ -28,7 +28,7 @@ export function registerIpiHook(registry: Pick<HookRegistry, 'register'>, detect
       'pre-tool-call',
       async ({ sessionId, call }) => {
         const risk = await detector.session(sessionId).assess(call);
-        if (risk.action === 'block') return { veto: true, reason: `parapet-ipi: ${risk.reasons.join('; ') || risk.level}` };
+        if (risk.action === 'block') return { veto: true, reason: `parapet-ipi: ${risk.reasons.map((r) => r.message).join('; ') || risk.level}` };
         return undefined;
       },
       { name: 'parapet-ipi', priority: 100, timeoutMs: (options.approvalTimeoutMs ?? 60_000) + 5_000 },

@@ -1,13 +1,15 @@
 /**
- * parapet/ipi — indirect prompt-injection detection as the first
- * pre-tool-call hook: a classifier over featurized text, provenance of
- * arguments, surprise, decision entropy and a hidden-state probe, each against
- * a per-session baseline.
+ * parapet/ipi — indirect prompt-injection detection as the first pre-tool-call
+ * hook: a content model that reads tool results as prose whatever carries them,
+ * and a trace model that decides whether a pending call, in its session, was
+ * caused by an injection (provenance of arguments and of the tool choice, what
+ * the user asked for, the passages read before it).
  */
 export { init } from '../init.js';
-export { IpiDetector, DetectorSession, IpiBlockedError, resolveMode, type IpiDetectorOptions } from './detector.js';
-export { CoreClassifier, THRESHOLDS, type IpiClassifier } from './classifier.js';
+export { IpiDetector, DetectorSession, IpiBlockedError, type IpiDetectorOptions } from './detector.js';
+export { CoreClassifier, type ContentScorer, type ContentModelOptions } from './classifier.js';
+export { LEVELS, calibrate, type Anchors } from './calibration.js';
+export { TraceModel, TRACE_FEATURES, type TraceScorer, type TraceFeature } from './trace-model.js';
+export { SESSION_LIMITS, type SessionState } from './session.js';
 export { registerIpiHook, guardTool, type PreToolCallPayload, type PostToolCallPayload } from './hooks.js';
-export { windows, windowRanges, scoringRanges, MAX_WINDOW, MIN_LINE } from './windows.js';
-export { entities } from './entities.js';
-export type { IpiMode, IpiLevel, IpiAction, IpiRisk, TextRisk, ToolCall, Observation, SignalName, SignalReport } from './types.js';
+export type { IpiMode, IpiLevel, IpiAction, IpiRisk, IpiReason, IpiReasonCode, TextRisk, ToolCall, Observation, SignalName, SignalReport } from './types.js';

@@ -1,19 +1,28 @@
-import { DiagonalGaussian, logprobEntropy, RunningStats, shingles } from '../bindings/index.js';
-import { ParapetTypeError } from '../bindings/errors.js';
+import { DiagonalGaussian, logprobEntropy, RunningStats, shingles, type RunningStatsState } from '../bindings/index.js';
+import { ParapetRangeError, ParapetTypeError } from '../bindings/errors.js';
+import { levelOf, LEVELS } from './calibration.js';
 import { entities, stringLeaves } from './entities.js';
-import { windows } from './windows.js';
-import type { IpiClassifier } from './classifier.js';
-import type { IpiLevel, IpiRisk, Observation, SignalName, SignalReport, ToolCall } from './types.js';
+import { TRACE_FEATURES, type TraceScorer } from './trace-model.js';
+import type { ContentScorer } from './classifier.js';
+import type { IpiReason, IpiRisk, Observation, SignalName, SignalReport, ToolCall } from './types.js';
 
 /** What a session needs from its detector. */
 export interface SessionContext {
-  readonly classifier: IpiClassifier;
-  readonly thresholds: { readonly low: number; readonly medium: number; readonly high: number };
+  readonly content: ContentScorer;
+  readonly trace: TraceScorer;
   readonly threshold: number;
   readonly warmup: number;
   readonly hiddenReference?: DiagonalGaussian;
   readonly probe?: { readonly weights: ArrayLike<number>; readonly bias: number };
 }
+
+/**
+ * Bounds on what a session keeps, whatever its length: the passages of tool
+ * results (oldest dropped first: an argument copied from a passage older than
+ * the last MAX_SOURCES is no longer traced to it), the hashes of trusted text and
+ * the word counts behind surprise (new words are no longer counted once full).
+ */
+export const SESSION_LIMITS = Object.freeze({ sources: 512, trustedHashes: 32_768, words: 32_768, argumentValues: 64, entitiesPerValue: 16 });
 
 const SIGNALS: SignalName[] = ['content', 'provenance', 'surprise', 'entropy', 'hiddenState'];
 const MAX_K = 3;
@@ -22,55 +31,81 @@ const MIN_CONTENT = 40;
 /** Longest argument value traced as a whole. */
 const MAX_TRACED = 300;
 
-/** One window of an untrusted tool result: its injection risk and word shingles. */
+/** One passage of an untrusted tool result: its score and word shingles (k = 1..3). Hashes only, never its text. */
 interface Source {
-  readonly toolName?: string;
-  /** P(injection) of this window. */
-  readonly risk: number;
-  readonly sets: Set<number>[]; // word shingles for k = 1..3
+  readonly tool?: string;
+  readonly score: number;
+  readonly result: number; // which tool result it came from (count of results observed before it)
+  readonly sets: Set<number>[];
+}
+
+/** A session's state as JSON: hashes and statistics, never the text it saw (see `IpiSession.toJSON`). */
+export interface SessionState {
+  readonly v: 1;
+  readonly id: string;
+  readonly calls: number;
+  readonly results: number;
+  readonly firstRiskyCall: number;
+  readonly sources: readonly { readonly tool?: string; readonly score: number; readonly result: number; readonly sets: readonly (readonly number[])[] }[];
+  readonly trusted: readonly (readonly number[])[];
+  readonly words: readonly (readonly [number, number])[];
+  readonly total: number;
+  readonly baseline: RunningStatsState;
 }
 
 /**
- * One agent session: what it has seen (trusted system/user text, untrusted
- * tool results) and a running baseline per signal. Synchronous and
- * allocation-light: `evaluate` is the pre-tool-call hot path.
+ * One agent session: what it has seen (trusted system/user text, untrusted tool
+ * results, passage by passage) and a running baseline per signal. `evaluate` is
+ * the pre-tool-call hot path: it computes what the trace model reads about the
+ * pending call in its session and scores it.
  */
 export class IpiSession {
   readonly id: string;
   readonly #ctx: SessionContext;
-  readonly #sources: Source[] = [];
+  #sources: Source[] = [];
   readonly #trusted: Set<number>[] = [new Set(), new Set(), new Set()];
-  readonly #baseline = new RunningStats(SIGNALS.length);
+  readonly #baseline: RunningStats;
   /** Streaming word counts of trusted context and earlier calls, for surprise. */
   readonly #counts = new Map<number, number>();
   #total = 0;
   #calls = 0;
+  #results = 0;
+  #firstRiskyCall = -1;
   #ended = false;
+  lastUsed = 0;
 
-  constructor(id: string, ctx: SessionContext) {
+  constructor(id: string, ctx: SessionContext, baseline = new RunningStats(SIGNALS.length)) {
     this.id = id;
     this.#ctx = ctx;
+    this.#baseline = baseline;
   }
 
   get calls(): number {
     return this.#calls;
   }
 
-  /** Record content the agent saw. Tool results are untrusted and scored as they arrive. */
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  /** Record content the agent saw. Tool results are untrusted and scored passage by passage. */
   observe(observation: Observation): void {
     if (this.#ended) return;
     const { role, content } = observation ?? ({} as Observation);
     if (role !== 'system' && role !== 'user' && role !== 'tool') throw new ParapetTypeError(`"role" must be system, user or tool`);
     if (typeof content !== 'string') throw new ParapetTypeError(`"content" must be a string`);
     if (role === 'tool') {
-      // Window by window: a value copied from the injected paragraph of an email
+      // Passage by passage: a value copied from the injected paragraph of an email
       // is suspect, a value from its harmless header is not.
-      for (const w of windows(content)) {
-        this.#sources.push({ ...(observation.toolName ? { toolName: observation.toolName } : {}), risk: this.#ctx.classifier.probability(w), sets: shingleSets(w) });
+      const result = this.#results++;
+      for (const p of this.#ctx.content.passages(content)) {
+        if (p.score >= LEVELS.medium && this.#firstRiskyCall < 0) this.#firstRiskyCall = this.#calls;
+        this.#sources.push({ ...(observation.toolName ? { tool: observation.toolName } : {}), score: p.score, result, sets: shingleSets(p.text) });
       }
+      if (this.#sources.length > SESSION_LIMITS.sources) this.#sources = this.#sources.slice(this.#sources.length - SESSION_LIMITS.sources);
     } else {
       const sets = shingleSets(content);
-      sets.forEach((s, i) => s.forEach((h) => this.#trusted[i]!.add(h)));
+      sets.forEach((s, i) => addBounded(this.#trusted[i]!, s, SESSION_LIMITS.trustedHashes));
       this.#count(sets[0]!);
     }
   }
@@ -79,53 +114,65 @@ export class IpiSession {
   evaluate(call: ToolCall, mode: 'warn' | 'block' | 'hil'): IpiRisk {
     const started = performance.now();
     if (typeof call?.name !== 'string') throw new ParapetTypeError(`"call.name" must be a string`);
-    const serialized = JSON.stringify({ name: call.name, arguments: call.arguments ?? null });
-    const values: Partial<Record<SignalName, number>> = {};
-    const details: Partial<Record<SignalName, string>> = {};
+    const x = new Float64Array(TRACE_FEATURES.length);
+    const f = (name: (typeof TRACE_FEATURES)[number], v: number): void => void (x[TRACE_FEATURES.indexOf(name)] = v);
 
-    // Content: the call's argument text, not its JSON: a short structured call
-    // is not prose, and the classifier was trained on prose.
-    const leaves = stringLeaves(call.arguments);
+    // Content: the call's argument text, not its JSON: a short structured call is not prose.
+    const leaves = stringLeaves(call.arguments).slice(0, SESSION_LIMITS.argumentValues);
     const argText = leaves.map((l) => l.value).filter((v) => v.length >= 3).join('\n');
-    values.content = argText.length >= MIN_CONTENT ? this.#ctx.classifier.probability(argText) : 0;
+    const content = argText.length >= MIN_CONTENT ? this.#ctx.content.score(argText) : 0;
+    f('content', content);
     const prov = this.#provenance(leaves);
-    const affinity = this.#affinity(call.name);
-    if (affinity.value > prov.value) Object.assign(prov, affinity);
-    values.provenance = prov.value;
-    if (prov.detail) details.provenance = prov.detail;
-    const words = distinct(shingles(serialized, 1, { mode: 'json' }));
-    values.surprise = this.#surprise(words);
-    if (call.logprobs && call.logprobs.length > 0) {
-      values.entropy = call.logprobs.reduce((a, row) => a + logprobEntropy(row as number[]), 0) / call.logprobs.length;
+    f('provenance', prov.value);
+    f('copiedUntrusted', prov.copied);
+    f('copiedRisk', prov.copiedRisk);
+    f('argsTrusted', prov.trustedShare);
+    f('novelEntity', prov.novel ? 1 : 0);
+    const terms = nameTerms(call.name);
+    const affinity = this.#affinity(terms);
+    f('affinity', affinity.value);
+    f('toolTrusted', this.#termsTrusted(terms) ? 1 : 0);
+    let sessionRisk = 0;
+    let recentRisk = 0;
+    for (const s of this.#sources) {
+      sessionRisk = Math.max(sessionRisk, s.score);
+      if (s.result === this.#results - 1) recentRisk = Math.max(recentRisk, s.score);
     }
+    f('sessionRisk', sessionRisk);
+    f('recentRisk', recentRisk);
+    f('afterRisky', this.#firstRiskyCall < 0 ? 0 : 1 / (1 + this.#calls - this.#firstRiskyCall));
+    f('write', terms.some((t) => WRITE_VERBS.has(t)) || nameWords(call.name).some((w) => WRITE_VERBS.has(w)) ? 1 : 0);
+    const words = distinct(shingles(JSON.stringify({ name: call.name, arguments: call.arguments ?? null }), 1, { mode: 'json' }));
+    const surprise = this.#surprise(words);
+    f('surprise', Math.min(1, surprise));
+    f('noArgs', leaves.length === 0 ? 1 : 0);
+
+    const trace = this.#ctx.trace;
+    let score = trace.score(x);
+    const values: Partial<Record<SignalName, number>> = { content, provenance: Math.max(prov.value, affinity.value), surprise };
+    if (call.logprobs && call.logprobs.length > 0) values.entropy = call.logprobs.reduce((a, row) => a + logprobEntropy(row as number[]), 0) / call.logprobs.length;
     if (call.hiddenState) values.hiddenState = this.#hidden(call.hiddenState);
+    // A caller's probe is a probability the caller vouches for: it can raise the score, never lower it.
+    if (this.#ctx.probe && values.hiddenState !== undefined) score = Math.max(score, values.hiddenState);
 
     const warm = this.#calls >= this.#ctx.warmup;
     const signals: Partial<Record<SignalName, SignalReport>> = {};
     const zScores: Partial<Record<SignalName, number>> = {};
-    const reasons: string[] = [];
-    let score = 0;
     SIGNALS.forEach((name, slot) => {
       const value = values[name];
       if (value === undefined) return;
       const z = warm && this.#baseline.count(slot) >= 2 ? this.#baseline.zScore(value, slot) : undefined;
       if (z !== undefined) zScores[name] = z;
-      const severity = this.#severity(name, value);
-      const absolute = severity >= 0.6;
-      // Relative flags need a value that matters too: a z of 40 on a near-zero signal is noise.
-      const relative = z !== undefined && z > this.#ctx.threshold && severity >= 0.35;
-      const flagged = absolute || relative;
-      signals[name] = { value, ...(z !== undefined ? { zScore: z } : {}), flagged, ...(details[name] ? { detail: details[name] } : {}) };
-      score = Math.max(score, relative ? Math.max(severity, 0.6) : severity);
-      if (flagged) reasons.push(reasonFor(name, value, z, details[name]));
+      const unusual = z !== undefined && z > this.#ctx.threshold;
+      const detail = name === 'provenance' ? (prov.value >= affinity.value ? prov.detail : affinity.detail) : undefined;
+      signals[name] = { value, ...(z !== undefined ? { zScore: z } : {}), flagged: unusual, ...(detail ? { detail } : {}) };
     });
-    // The baseline learns from every call, flagged or not, as the issue's design says;
-    // a flagged call's value then raises the bar for the next, which is what z-scores are for.
     this.#baseline.pushVector(SIGNALS.map((n, slot) => values[n] ?? this.#baseline.mean(slot)));
     this.#count(words);
     this.#calls++;
     const level = levelOf(score);
-    const flagged = level === 'medium' || level === 'high' || reasons.length > 0;
+    const flagged = level === 'medium' || level === 'high';
+    const reasons = flagged ? reasonsFor(trace.contributions?.(x) ?? x, x, { prov, affinity, content, sessionRisk }) : [];
     return {
       score, level, flagged, zScores, signals, reasons,
       action: flagged && mode !== 'warn' ? 'block' : 'allow',
@@ -136,52 +183,78 @@ export class IpiSession {
   /** Forget everything; later calls are ignored. */
   end(): void {
     this.#ended = true;
-    this.#sources.length = 0;
+    this.#sources = [];
     this.#counts.clear();
+    this.#trusted.forEach((s) => s.clear());
     this.#baseline.destroy();
   }
 
-  get ended(): boolean {
-    return this.#ended;
+  /** The session's state for another worker: hashes and statistics only (versioned). */
+  toJSON(): SessionState {
+    return {
+      v: 1, id: this.id, calls: this.#calls, results: this.#results, firstRiskyCall: this.#firstRiskyCall,
+      sources: this.#sources.map((s) => ({ ...(s.tool ? { tool: s.tool } : {}), score: s.score, result: s.result, sets: s.sets.map((set) => [...set]) })),
+      trusted: this.#trusted.map((set) => [...set]),
+      words: [...this.#counts],
+      total: this.#total,
+      baseline: this.#baseline.toJSON(),
+    };
   }
 
-  /** Map a raw signal to [0, 1] severity. */
-  #severity(name: SignalName, value: number): number {
-    const t = this.#ctx.thresholds;
-    switch (name) {
-      case 'content':
-      case 'provenance': {
-        // Piecewise: the calibrated thresholds land on the level boundaries.
-        if (value >= t.high) return 0.85 + 0.15 * ((value - t.high) / Math.max(1e-9, 1 - t.high));
-        if (value >= t.medium) return 0.6 + 0.25 * ((value - t.medium) / Math.max(1e-9, t.high - t.medium));
-        if (value >= t.low) return 0.35 + 0.25 * ((value - t.low) / Math.max(1e-9, t.medium - t.low));
-        return 0.35 * (value / Math.max(1e-9, t.low));
-      }
-      case 'surprise':
-        return Math.min(1, Math.max(0, (value - 0.5) / 1.5) * 0.5); // only ever "low" on its own
-      case 'entropy':
-        return Math.min(1, value / 4) * 0.7;
-      case 'hiddenState':
-        return this.#ctx.probe ? value : Math.min(1, Math.max(0, (value - 1) / 4));
+  /** A session resumed from `toJSON` output; anything malformed is refused, typed. */
+  static fromJSON(state: unknown, ctx: SessionContext): IpiSession {
+    const s = state as SessionState;
+    const bad = (what: string): never => {
+      throw new ParapetRangeError(`session state: ${what}`, 'state-version');
+    };
+    if (typeof s !== 'object' || s === null) bad('not an object');
+    if (s.v !== 1) bad(`version ${JSON.stringify(s.v)} is not 1`);
+    if (typeof s.id !== 'string' || s.id.length === 0) bad('"id" must be a non-empty string');
+    for (const k of ['calls', 'results', 'total'] as const) if (!Number.isSafeInteger(s[k]) || s[k] < 0) bad(`"${k}" must be a non-negative integer`);
+    if (!Number.isSafeInteger(s.firstRiskyCall) || s.firstRiskyCall < -1) bad('"firstRiskyCall" must be an integer ≥ -1');
+    const hashes = (xs: unknown, max: number, what: string): number[] => {
+      if (!Array.isArray(xs) || xs.length > max || !xs.every((h) => Number.isInteger(h) && h >= 0 && h <= 0xffffffff)) bad(`${what} must be at most ${max} u32 hashes`);
+      return xs as number[];
+    };
+    if (!Array.isArray(s.sources) || s.sources.length > SESSION_LIMITS.sources) bad(`"sources" must be an array of at most ${SESSION_LIMITS.sources}`);
+    if (!Array.isArray(s.trusted) || s.trusted.length !== MAX_K) bad(`"trusted" must hold ${MAX_K} hash lists`);
+    if (!Array.isArray(s.words) || s.words.length > SESSION_LIMITS.words) bad(`"words" must be at most ${SESSION_LIMITS.words} pairs`);
+    const session = new IpiSession(s.id, ctx, RunningStats.fromJSON(s.baseline));
+    session.#calls = s.calls;
+    session.#results = s.results;
+    session.#total = s.total;
+    session.#firstRiskyCall = s.firstRiskyCall;
+    session.#sources = s.sources.map((src, i) => {
+      if (typeof src !== 'object' || src === null || !(src.score >= 0 && src.score <= 1) || !Number.isSafeInteger(src.result) || (src.tool !== undefined && typeof src.tool !== 'string') || !Array.isArray(src.sets) || src.sets.length !== MAX_K) bad(`"sources[${i}]" is malformed`);
+      return { ...(src.tool !== undefined ? { tool: src.tool } : {}), score: src.score, result: src.result, sets: src.sets.map((set, k) => new Set(hashes(set, 4096, `"sources[${i}].sets[${k}]"`))) };
+    });
+    s.trusted.forEach((set, k) => hashes(set, SESSION_LIMITS.trustedHashes, `"trusted[${k}]"`).forEach((h) => session.#trusted[k]!.add(h)));
+    for (const pair of s.words) {
+      if (!Array.isArray(pair) || pair.length !== 2 || !Number.isInteger(pair[0]) || !Number.isSafeInteger(pair[1]) || pair[1] < 1) bad('"words" must be [hash, count] pairs');
+      session.#counts.set(pair[0], pair[1]);
     }
+    return session;
   }
 
   /**
-   * Provenance: the strongest argument value (or entity inside one) that
-   * appears verbatim in an untrusted tool result and never in trusted text,
-   * weighted by how injection-like that result scored. Benign calls copy from
-   * tool results all the time (paying the IBAN on a bill); what marks an
-   * attack is copying from a result that reads like an injection.
+   * Provenance: argument values (whole, and the entities inside them) that appear
+   * verbatim in an untrusted passage and never in trusted text. Benign calls copy
+   * from tool results all the time (paying the IBAN on a bill); what marks an attack
+   * is copying from a passage that reads like an injection.
    */
-  #provenance(leaves: readonly { path: string; value: string }[]): { value: number; detail?: string } {
-    if (this.#sources.length === 0) return { value: 0 };
+  #provenance(leaves: readonly { path: string; value: string }[]): { value: number; copied: number; copiedRisk: number; trustedShare: number; novel: boolean; detail?: string } {
     let best = 0;
+    let copied = 0;
+    let copiedRisk = 0;
+    let specific = 0;
+    let trustedSpecific = 0;
+    let novel = false;
     let detail: string | undefined;
     for (const { path, value } of leaves) {
+      const found = entities(value).slice(0, SESSION_LIMITS.entitiesPerValue);
       // Whole values are traced up to a few lines long; inside longer ones (a
       // message body) only the entities are: a body is composed, not copied.
-      for (const candidate of value.length <= MAX_TRACED ? [value, ...entities(value)] : entities(value)) {
-        // Only the shingle length that is used: unigrams give the word count.
+      for (const candidate of value.length <= MAX_TRACED ? [value, ...found] : found) {
         const unigrams = shingles(candidate, 1, { mode: 'text' });
         const wordCount = unigrams.length;
         if (wordCount === 0) continue;
@@ -189,39 +262,51 @@ export class IpiSession {
         const mine = k === 1 ? unigrams : shingles(candidate, k, { mode: 'text' });
         // Single common words prove little: require an entity-like token or several words.
         const strength = wordCount >= 3 || /[@./:\d]/.test(candidate) ? 1 : wordCount === 2 ? 0.6 : 0.25;
-        if (allIn(mine, this.#trusted[k - 1]!)) continue;
+        const inTrusted = allIn(mine, this.#trusted[k - 1]!);
+        if (strength >= 0.6) {
+          specific++;
+          if (inTrusted) trustedSpecific++;
+        }
+        if (inTrusted) continue;
+        let seen = false;
         for (const src of this.#sources) {
           if (!allIn(mine, src.sets[k - 1]!)) continue;
-          const v = src.risk * strength;
+          seen = true;
+          copied = Math.max(copied, strength);
+          copiedRisk = Math.max(copiedRisk, src.score);
+          const v = src.score * strength;
           if (v > best) {
             best = v;
-            detail = `${path} = ${JSON.stringify(candidate.slice(0, 80))} comes from ${src.toolName ?? 'a tool result'} (that passage: injection p=${src.risk.toFixed(2)})`;
+            detail = `${path} = ${JSON.stringify(candidate.slice(0, 80))} comes from ${src.tool ?? 'a tool result'} (that passage scores ${src.score.toFixed(2)})`;
           }
         }
+        if (!seen && strength === 1 && found.includes(candidate)) novel = true;
       }
     }
-    return detail ? { value: best, detail } : { value: best };
+    const trustedShare = specific === 0 ? 0 : trustedSpecific / specific;
+    return { value: best, copied, copiedRisk, trustedShare, novel, ...(detail ? { detail } : {}) };
   }
 
   /**
-   * What the call does, traced like a value: an injected passage that names
-   * the tool's object ("collect the messages from all channels" before
-   * get_channels) while the user never did. Attacks often begin with a call
-   * that copies nothing, which value provenance cannot see.
+   * What the call does, traced like a value: an injected passage that names the
+   * tool's object ("collect the messages from all channels" before get_channels)
+   * while the user never did. Attacks often begin with a call that copies nothing.
    */
-  #affinity(toolName: string): { value: number; detail?: string } {
-    const terms = nameTerms(toolName);
-    if (terms.length === 0) return { value: 0 };
+  #affinity(terms: readonly string[]): { value: number; detail?: string } {
+    if (terms.length === 0 || this.#termsTrusted(terms)) return { value: 0 };
     const variants = terms.map((t) => [t, `${t}s`].map(wordHash));
-    const trusted = this.#trusted[0]!;
-    if (variants.some((vs) => vs.some((h) => trusted.has(h)))) return { value: 0 };
     let best = 0;
     for (const src of this.#sources) {
-      if (src.risk < this.#ctx.thresholds.low) continue;
+      if (src.score < LEVELS.low) continue;
       if (!everyTermIn(variants, src.sets[0]!)) continue;
-      best = Math.max(best, src.risk * AFFINITY_WEIGHT);
+      best = Math.max(best, src.score);
     }
-    return best > 0 ? { value: best, detail: `the tool ${toolName} is what an injected passage asks for, not what the user asked (passage p=${(best / AFFINITY_WEIGHT).toFixed(2)})` } : { value: 0 };
+    return best > 0 ? { value: best, detail: `the tool is what an injection-like passage asks for, not what the user asked (passage scores ${best.toFixed(2)})` } : { value: 0 };
+  }
+
+  #termsTrusted(terms: readonly string[]): boolean {
+    const trusted = this.#trusted[0]!;
+    return terms.some((t) => trusted.has(wordHash(t)) || trusted.has(wordHash(`${t}s`)));
   }
 
   /** Mean surprise in bits per word under add-one smoothed counts of what the session has seen. */
@@ -235,7 +320,9 @@ export class IpiSession {
 
   #count(words: Iterable<number>): void {
     for (const w of words) {
-      this.#counts.set(w, (this.#counts.get(w) ?? 0) + 1);
+      const c = this.#counts.get(w);
+      if (c === undefined && this.#counts.size >= SESSION_LIMITS.words) continue;
+      this.#counts.set(w, (c ?? 0) + 1);
       this.#total++;
     }
   }
@@ -253,6 +340,14 @@ export class IpiSession {
   }
 }
 
+/** Add hashes to a bounded set: once full, new hashes are not kept (the oldest stay: a session's opening prompt matters most). */
+function addBounded(set: Set<number>, hashes: Iterable<number>, max: number): void {
+  for (const h of hashes) {
+    if (set.size >= max) return;
+    set.add(h);
+  }
+}
+
 /** Whether each term has a variant (singular or plural hash) in `set`. */
 function everyTermIn(variants: readonly number[][], set: Set<number>): boolean {
   for (const vs of variants) if (!vs.some((h) => set.has(h))) return false;
@@ -266,9 +361,8 @@ function allIn(hashes: Uint32Array, set: Set<number>): boolean {
 }
 
 /**
- * The distinct values of `hashes`, sorted, in place. Not a Set: on the
- * assess path a Set of a 4 KiB call's words was most of what it allocated,
- * and the collections it set off showed up in the p99.
+ * The distinct values of `hashes`, sorted, in place. Not a Set: on the assess
+ * path a Set of a 4 KiB call's words was most of what it allocated.
  */
 function distinct(hashes: Uint32Array): Uint32Array {
   hashes.sort();
@@ -295,34 +389,52 @@ function wordHash(word: string): number {
   return h;
 }
 
+function nameWords(name: string): string[] {
+  return name.split(/[_\-\s.]+|(?<=[a-z])(?=[A-Z])/).map((w) => w.toLowerCase()).filter((w) => w.length > 0);
+}
+
 /** Words of a tool name that say what it touches: get_channels → channel; post_webpage → post, webpage. */
 function nameTerms(name: string): string[] {
-  return name
-    .split(/[_\-\s.]+|(?<=[a-z])(?=[A-Z])/)
-    .map((w) => w.toLowerCase())
+  return nameWords(name)
     .filter((w) => w.length >= 4 && !GENERIC_VERBS.has(w))
     .map((w) => (w.endsWith('s') && w.length > 4 ? w.slice(0, -1) : w));
 }
 
 const GENERIC_VERBS = new Set(['list', 'read', 'fetch', 'search', 'find', 'query', 'info', 'data', 'with', 'from', 'into', 'show', 'view']);
-const AFFINITY_WEIGHT = 0.75;
+/** Verbs in tool names that change something outside the agent. */
+const WRITE_VERBS = new Set([
+  'send', 'post', 'create', 'delete', 'remove', 'update', 'transfer', 'pay', 'invite', 'share', 'add', 'schedule', 'book', 'reserve', 'buy',
+  'order', 'checkout', 'move', 'rename', 'write', 'upload', 'grant', 'unlock', 'lock', 'disable', 'enable', 'set', 'reply', 'forward',
+  'issue', 'refund', 'run', 'execute', 'comment', 'change', 'reset', 'cancel', 'approve', 'publish', 'edit', 'modify', 'append', 'insert',
+]);
 
-function levelOf(score: number): IpiLevel {
-  return score >= 0.85 ? 'high' : score >= 0.6 ? 'medium' : score >= 0.35 ? 'low' : 'none';
+const REASON_TEXT: Partial<Record<(typeof TRACE_FEATURES)[number], (d: ReasonDetail) => IpiReason>> = {
+  content: (d) => ({ code: 'content', message: `the call's own input reads like an injection (${d.content.toFixed(2)})` }),
+  provenance: (d) => ({ code: 'provenance', message: `an argument was copied from untrusted content: ${d.prov.detail ?? ''}` }),
+  copiedRisk: (d) => ({ code: 'provenance', message: `an argument was copied from untrusted content: ${d.prov.detail ?? ''}` }),
+  affinity: (d) => ({ code: 'tool-affinity', message: d.affinity.detail ?? 'the tool is what an injection-like passage asks for' }),
+  sessionRisk: (d) => ({ code: 'after-injection', message: `the session has read an injection-like passage (${d.sessionRisk.toFixed(2)})` }),
+  recentRisk: () => ({ code: 'after-injection', message: 'the latest tool result reads like an injection' }),
+  afterRisky: () => ({ code: 'after-injection', message: 'the call follows an injection-like tool result' }),
+  surprise: () => ({ code: 'surprise', message: 'the call is unusual for this session' }),
+  novelEntity: () => ({ code: 'novel-value', message: 'an argument holds an address or number nothing in the session contains' }),
+};
+interface ReasonDetail {
+  readonly prov: { readonly detail?: string };
+  readonly affinity: { readonly detail?: string };
+  readonly content: number;
+  readonly sessionRisk: number;
 }
 
-function reasonFor(name: SignalName, value: number, z: number | undefined, detail: string | undefined): string {
-  const zText = z !== undefined ? `, ${z.toFixed(1)}σ above this session's baseline` : '';
-  switch (name) {
-    case 'content':
-      return `the call's input reads like an injection (p=${value.toFixed(2)}${zText})`;
-    case 'provenance':
-      return `an argument was copied from untrusted content: ${detail ?? ''}`;
-    case 'surprise':
-      return `the call is unusual for this session (${value.toFixed(2)}${zText})`;
-    case 'entropy':
-      return `the model was unsure of this call (${value.toFixed(2)} bits${zText})`;
-    case 'hiddenState':
-      return `the hidden state is anomalous (${value.toFixed(2)}${zText})`;
+/** The features that pushed the call's score up most, as reasons (one per code). */
+function reasonsFor(contributions: Float64Array, x: Float64Array, d: ReasonDetail): IpiReason[] {
+  const order = [...contributions.keys()].filter((i) => contributions[i]! > 0.25 && x[i]! > 0).sort((a, b) => contributions[b]! - contributions[a]!);
+  const out: IpiReason[] = [];
+  for (const i of order) {
+    const make = REASON_TEXT[TRACE_FEATURES[i]!];
+    if (!make) continue;
+    const reason = make(d);
+    if (!out.some((r) => r.code === reason.code)) out.push(reason);
   }
+  return out.length > 0 ? out : [{ code: 'trace', message: 'the call, in this session, reads like one an injection caused' }];
 }

@@ -29,20 +29,38 @@ export interface SignalReport {
   readonly detail?: string;
 }
 
+/** Why a text or call was flagged: a stable code to switch on, and words for people. */
+export interface IpiReason {
+  readonly code: IpiReasonCode;
+  readonly message: string;
+}
+
+export type IpiReasonCode =
+  | 'content' // the text (or the call's own input) reads like an injection
+  | 'provenance' // an argument was copied from an injection-like passage
+  | 'tool-affinity' // the tool is what an injection-like passage asks for
+  | 'after-injection' // the call follows injection-like tool output
+  | 'novel-value' // an argument holds a value nothing in the session contains
+  | 'surprise' // the call is unusual for the session
+  | 'trace' // the trace model's score, no single feature standing out
+  | 'approved' // hil: a human approved the flagged call
+  | 'not-approved'; // hil: refused, failed or timed out
+
 export interface IpiRisk {
-  /** Combined risk in [0, 1]: the strongest of the signals, each mapped to [0, 1]. */
+  /** The trace model's score on the detector's scale (levels: calibration.ts `LEVELS`). */
   readonly score: number;
   readonly level: IpiLevel;
   readonly flagged: boolean;
   readonly zScores: Partial<Record<SignalName, number>>;
   readonly signals: Partial<Record<SignalName, SignalReport>>;
   readonly action: IpiAction;
-  readonly reasons: readonly string[];
+  readonly reasons: readonly IpiReason[];
   readonly latencyMs: number;
 }
 
 export interface TextRisk {
+  /** On the detector's scale: 0.35, 0.6 and 0.85 are exceeded by 5%, 1% and 0.1% of benign text. */
   readonly score: number;
   readonly level: IpiLevel;
-  readonly reasons: readonly string[];
+  readonly reasons: readonly IpiReason[];
 }

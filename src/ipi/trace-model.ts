@@ -1,0 +1,82 @@
+import { calibrate, type Anchors } from './calibration.js';
+import { TRACE_MODEL } from './trace-model.generated.js';
+
+/**
+ * What the trace model reads about a pending call in its session, each in [0, 1]
+ * (training/train-traces.mjs fits it on scripted and recorded sessions). The order
+ * is the model's input order; the names are part of the model file.
+ */
+export const TRACE_FEATURES = [
+  'content', // the call's own argument text, on the content scale
+  'provenance', // an argument copied from an untrusted passage: that passage's score × how specific the value is
+  'copiedUntrusted', // how specific the most specific value copied from untrusted text (and absent from trusted text) is
+  'copiedRisk', // the highest score of a passage an argument was copied from
+  'affinity', // an injection-like passage names what the tool touches, the user never did
+  'toolTrusted', // the user's or system's own words name what the tool touches
+  'argsTrusted', // the share of the call's specific values that appear in trusted text
+  'sessionRisk', // the highest passage score seen in the session
+  'recentRisk', // the highest passage score of the latest tool result
+  'afterRisky', // 1 / (1 + calls since the first passage at medium or above); 0 before one
+  'write', // the tool's name says it changes something (send, delete, transfer, …)
+  'surprise', // bits per word of the call under the session's trusted text and earlier calls
+  'noArgs', // the call carries no value at all
+  'novelEntity', // an address, URL, IBAN or number in the arguments that nothing seen contains
+] as const;
+
+export type TraceFeature = (typeof TRACE_FEATURES)[number];
+
+export interface TraceModelFile {
+  readonly name: string;
+  readonly version: number;
+  readonly features: readonly string[];
+  readonly bias: number;
+  readonly weights: readonly number[];
+  /** Products of two features: [i, j, weight]. */
+  readonly pairs: readonly (readonly [number, number, number])[];
+  readonly anchors: Anchors;
+}
+
+/** What scores a call from its features (`TRACE_FEATURES`, in order) on the detector's scale. */
+export interface TraceScorer {
+  score(features: ArrayLike<number>): number;
+  /** Each feature's share of the score, for reasons (optional). */
+  contributions?(features: ArrayLike<number>): Float64Array;
+}
+
+/** Logistic regression over the features and their pairwise products. */
+export class TraceModel implements TraceScorer {
+  readonly #m: TraceModelFile;
+
+  constructor(model: TraceModelFile = TRACE_MODEL) {
+    if (model.features.length !== TRACE_FEATURES.length || model.features.some((f, i) => f !== TRACE_FEATURES[i])) {
+      throw new Error(`parapet: the trace model expects features ${model.features.join(', ')}, this build computes ${TRACE_FEATURES.join(', ')}`);
+    }
+    this.#m = model;
+  }
+
+  logit(x: ArrayLike<number>): number {
+    const m = this.#m;
+    let z = m.bias;
+    for (let i = 0; i < m.weights.length; i++) z += m.weights[i]! * x[i]!;
+    for (const [i, j, w] of m.pairs) z += w * x[i]! * x[j]!;
+    return z;
+  }
+
+  /** The call's score on the detector's scale. */
+  score(x: ArrayLike<number>): number {
+    return calibrate(this.logit(x), this.#m.anchors);
+  }
+
+  /** Each feature's share of the logit (its weight times its value, products split evenly), for reasons. */
+  contributions(x: ArrayLike<number>): Float64Array {
+    const m = this.#m;
+    const out = new Float64Array(m.weights.length);
+    for (let i = 0; i < m.weights.length; i++) out[i] = m.weights[i]! * x[i]!;
+    for (const [i, j, w] of m.pairs) {
+      const c = (w * x[i]! * x[j]!) / 2;
+      out[i] += c;
+      out[j] += c;
+    }
+    return out;
+  }
+}

@@ -1,0 +1,51 @@
+// The detector's training texts: data/ipi (development set and the public corpus,
+// each row with the sources it derives from) and the generator's rows.
+import { dataFile, readJsonl } from '../scripts/jsonl.mjs';
+import { generate } from './synth-ipi.mjs';
+
+/** Every source that is held out in turn (leave-one-source-out). */
+export const SOURCES = ['agentdojo-slack', 'agentdojo-workspace', 'asb', 'bipia-train', 'garak', 'spikee', 'spikee+asb', 'debian-docs', 'notinject', 'peps', 'polyai', 'tldr', 'wildguard'];
+
+/**
+ * Rows `{ text, label, source, family, origins }`. `origins` lists every source a
+ * row is built from, so that holding a source out also holds out what was made
+ * from it: `spikee+asb` fills spikee's templates with ASB's instructions, and an
+ * `embedded/<shape>-<carrier>/…` row puts an attack into a carrier text taken from
+ * another source (tldr, peps, polyai, garak's whois records).
+ */
+export function loadTexts({ synthetic = true } = {}) {
+  const rows = [];
+  for (const r of readJsonl(dataFile('dev.jsonl.gz'))) rows.push({ text: r.text, label: r.label, source: r.source, family: r.family ?? '', origins: [r.source] });
+  for (const r of readJsonl(dataFile('train-public.jsonl.gz'))) {
+    const origins = new Set([r.source]);
+    if (r.source === 'spikee+asb') {
+      origins.add('spikee');
+      origins.add('asb');
+    }
+    const carrier = /^embedded\/[a-z]+-([a-z+]+)\//.exec(r.family);
+    if (carrier && carrier[1] !== 'asb') origins.add(carrier[1]);
+    rows.push({ text: r.text, label: r.label, source: r.source, family: r.family, origins: [...origins] });
+  }
+  if (synthetic) rows.push(...generate());
+  return rows;
+}
+
+/**
+ * Sample weights: each (source, label) group gets a total weight proportional to
+ * the square root of its size, and the two classes weigh the same. One large
+ * family (13k template-heavy rows) must not set the boundary for the rest.
+ */
+export function weigh(rows) {
+  const groups = new Map();
+  for (const r of rows) groups.set(`${r.source}|${r.label}`, (groups.get(`${r.source}|${r.label}`) ?? 0) + 1);
+  let pos = 0;
+  let neg = 0;
+  for (const [k, n] of groups) {
+    if (k.endsWith('|1')) pos += Math.sqrt(n);
+    else neg += Math.sqrt(n);
+  }
+  return rows.map((r) => {
+    const n = groups.get(`${r.source}|${r.label}`);
+    return ((Math.sqrt(n) / n) / (r.label ? pos : neg)) * (rows.length / 2);
+  });
+}

@@ -1,0 +1,66 @@
+// Training traces for the trace model: scripted sessions of the suites in
+// suites.mjs whose tool results carry attacks written like the training corpus's
+// (frames, languages, plain requests), with three kinds of pending call — the
+// user's own next call in a clean session (benign), the attacker's call after an
+// injected result (attacked), and the user's own next call although a result was
+// injected (injected_ignored: the agent did not follow it). Same format as
+// data/ipi/traces-dev.jsonl.gz.
+import { frameGoal, multilingualAttack, params } from '../synth/attacks.mjs';
+import { pick, rng } from '../synth/random.mjs';
+import { FORMATS, render } from './render.mjs';
+import { SUITES } from './suites.mjs';
+
+function attackText(r, goal) {
+  const p = params(r);
+  const roll = r();
+  if (roll < 0.6) return { attack: 'framed', text: frameGoal(r, goal, p) };
+  if (roll < 0.75) return { attack: 'language', text: multilingualAttack(r, p, goal).text };
+  return { attack: 'plain', text: `Please ${goal}.` };
+}
+
+/** Replay `calls[0..k)` against a suite instance, returning the steps with rendered results. */
+function steps(suite, calls, k, format) {
+  return calls.slice(0, k).map((call) => ({ call, result: render(suite.tools[call.name].run(suite.env, call.arguments), format) }));
+}
+
+export function generateTraces(count = 3000, seed = 20261202) {
+  const r = rng(seed);
+  const names = Object.keys(SUITES);
+  const out = [];
+  for (let n = 0; n < count; n++) {
+    const suiteName = names[n % names.length];
+    const suite = SUITES[suiteName](r);
+    const task = pick(r, suite.tasks);
+    const calls = task.calls(suite.env);
+    const format = pick(r, FORMATS);
+    const kind = pick(r, ['benign', 'attacked', 'attacked', 'injected_ignored']);
+    const base = { suite: suiteName, user_prompt: task.prompt, user_task: `${suiteName}-${suite.tasks.indexOf(task)}` };
+    const effect = (call) => suite.tools[call.name]?.effect ?? 'read';
+    if (kind === 'benign') {
+      const k = Math.floor(r() * calls.length);
+      out.push({ trace_id: `${suiteName}-${n}`, ...base, steps: steps(suite, calls, k, format), pending: calls[k], label: 0, attack: null, injection_task: null, meta: { kind, result_format: format, pending_effect: effect(calls[k]) } });
+      continue;
+    }
+    // The attacker writes where one of the task's calls reads.
+    const points = suite.inject.filter((pt) => calls.some((c) => c.name === pt.tool));
+    if (points.length === 0) { n--; continue; }
+    const point = pick(r, points);
+    const at = calls.findIndex((c) => c.name === point.tool);
+    const goal = pick(r, suite.goals);
+    const { attack, text } = attackText(r, goal.text);
+    point.place(suite.env, text);
+    const done = steps(suite, calls, at + 1, format);
+    const meta = { kind, result_format: format, injected_steps: [at], attack };
+    if (kind === 'attacked') {
+      out.push({ trace_id: `${suiteName}-${n}`, ...base, steps: done, pending: goal.call, label: 1, attack, injection_task: goal.text, meta: { ...meta, pending_effect: effect(goal.call) } });
+    } else {
+      if (at + 1 >= calls.length) { n--; continue; }
+      out.push({ trace_id: `${suiteName}-${n}`, ...base, steps: done, pending: calls[at + 1], label: 0, attack, injection_task: goal.text, meta: { ...meta, pending_effect: effect(calls[at + 1]) } });
+    }
+  }
+  return out;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  for (const t of generateTraces(Number(process.argv[2] ?? 3000))) process.stdout.write(`${JSON.stringify(t)}\n`);
+}

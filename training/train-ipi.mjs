@@ -1,0 +1,157 @@
+// Trains the detector's content model (models/README.md is its card).
+//
+//   npm run train:ipi                 leave-one-source-out evaluation, then the shipped model
+//   node training/train-ipi.mjs --check      retrain the shipped weights and compare byte for byte
+//   node training/train-ipi.mjs --no-write   evaluate only
+//   node training/train-ipi.mjs --folds DIR  also keep the held-out models of the AgentDojo
+//                                           sources (training/train-traces.mjs scores their
+//                                           suites with them)
+//
+// Every text is read the way the detector reads it (the core's carrier-invariant
+// reading, then its ranges: the whole reading, each string of the carrier,
+// paragraphs, windows, lines and sentences), each range hashed into features by the
+// core's tokenizer in text mode, and the model is a multiple-instance logistic
+// regression (training/mil.mjs) over them. Requires `npm run build` (it uses dist/).
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { featurize, init, readingRanges } from '../dist/index.js';
+import { auroc } from '../scripts/metrics.mjs';
+import { loadTexts, SOURCES, weigh } from './data.mjs';
+import { pack, score, train } from './mil.mjs';
+import { writeOnnxLinear } from './onnx-linear.mjs';
+import { reliability, table } from './report.mjs';
+
+export const BUCKETS = 1 << 18;
+export const CHAR_NGRAMS = [3, 5];
+export const TRAINING = { epochs: 8, batch: 32, lr: 0.02, l2: 1e-5, seed: 7 };
+/** The benign false-positive rates the levels stand for (calibration.ts: LEVELS). */
+export const LEVEL_FPR = { low: 0.05, medium: 0.01, high: 0.001 };
+
+const arg = (name) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+const flag = (name) => process.argv.includes(`--${name}`);
+
+/** One bag per text: a sparse vector per range, log(1 + count) L2-normalised (as the core scores it). */
+export function bagOf(text) {
+  const { text: reading, ranges } = readingRanges(text);
+  const bags = [];
+  for (let i = 0; i < ranges.length; i += 2) {
+    const ids = featurize(reading.slice(ranges[i], ranges[i + 1]), { mode: 'text', buckets: BUCKETS, charNgrams: CHAR_NGRAMS, normalize: false });
+    const counts = new Map();
+    for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + 1);
+    const idx = Uint32Array.from(counts.keys());
+    const val = Float32Array.from(counts.values(), (c) => Math.log1p(c));
+    let norm = 0;
+    for (const x of val) norm += x * x;
+    norm = Math.sqrt(norm) || 1;
+    for (let k = 0; k < val.length; k++) val[k] /= norm;
+    bags.push({ idx, val });
+  }
+  return bags;
+}
+
+function fit(rows) {
+  const weights = weigh(rows);
+  return train(pack(rows.map((r, i) => ({ bags: r.bags, label: r.label, weight: weights[i] }))), { buckets: BUCKETS, ...TRAINING });
+}
+
+function scoreAll(model, rows) {
+  const P = pack(rows.map((r) => ({ bags: r.bags, label: r.label })));
+  return rows.map((_, i) => score(model, P, i));
+}
+
+/**
+ * Logits at the level false-positive rates of the benign pool: every source with
+ * at least 50 benign texts, each weighted the same (so the 2,000 how-to pages do
+ * not outvote the 339 trigger-word queries), scored by models that did not see it.
+ */
+export function anchorsFrom(negatives) {
+  const bySource = new Map();
+  for (const { source, logit } of negatives) {
+    if (!bySource.has(source)) bySource.set(source, []);
+    bySource.get(source).push(logit);
+  }
+  const pool = [];
+  const sources = [...bySource].filter(([, xs]) => xs.length >= 50);
+  for (const [, xs] of sources) for (const x of xs) pool.push([x, 1 / xs.length / sources.length]);
+  pool.sort((a, b) => b[0] - a[0]);
+  const at = (fpr) => {
+    let acc = 0;
+    for (const [x, w] of pool) {
+      acc += w;
+      if (acc > fpr) return x;
+    }
+    return pool[pool.length - 1][0];
+  };
+  return { low: at(LEVEL_FPR.low), medium: at(LEVEL_FPR.medium), high: at(LEVEL_FPR.high) };
+}
+
+/** Per held-out source: AUROC, recall at each level, benign flag rates. */
+export function evaluate(oof, anchors) {
+  const negatives = oof.filter((r) => r.label === 0).map((r) => r.logit);
+  const rows = [];
+  for (const source of SOURCES) {
+    const set = oof.filter((r) => r.source === source);
+    const pos = set.filter((r) => r.label === 1).map((r) => r.logit);
+    const neg = set.filter((r) => r.label === 0).map((r) => r.logit);
+    const rate = (xs, t) => (xs.length ? xs.filter((x) => x >= t).length / xs.length : NaN);
+    rows.push({
+      source, n: set.length, positives: pos.length,
+      auroc: pos.length && neg.length >= 10 ? auroc([...pos, ...neg], [...pos.map(() => 1), ...neg.map(() => 0)]) : NaN,
+      aurocPooled: pos.length ? auroc([...pos, ...negatives], [...pos.map(() => 1), ...negatives.map(() => 0)]) : NaN,
+      recallLow: rate(pos, anchors.low), recallMedium: rate(pos, anchors.medium), recallHigh: rate(pos, anchors.high),
+      fpLow: rate(neg, anchors.low), fpMedium: rate(neg, anchors.medium),
+    });
+  }
+  return rows;
+}
+
+async function main() {
+  await init();
+  const started = Date.now();
+  const rows = loadTexts();
+  for (const r of rows) r.bags = bagOf(r.text);
+  console.error(`read and featurized ${rows.length} texts in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  if (flag('check')) {
+    // The shipped weights, retrained (no evaluation): the same bytes on every run.
+    const { w, b } = fit(rows);
+    const committed = readFileSync(new URL('../models/ipi-content.f32', import.meta.url));
+    const meta = JSON.parse(readFileSync(new URL('../models/ipi-content.json', import.meta.url), 'utf8'));
+    const same = Buffer.from(w.buffer).equals(committed) && meta.bias === b;
+    console.log(same ? 'models/ipi-content.f32 reproduced exactly' : 'models/ipi-content.f32 differs from a fresh training run');
+    process.exit(same ? 0 : 1);
+  }
+  const foldsDir = arg('folds');
+  const oof = [];
+  for (const held of SOURCES) {
+    const model = fit(rows.filter((r) => !r.origins.includes(held)));
+    const test = rows.filter((r) => r.source === held);
+    scoreAll(model, test).forEach((logit, i) => oof.push({ source: held, label: test[i].label, family: test[i].family, logit }));
+    if (foldsDir && held.startsWith('agentdojo-')) {
+      mkdirSync(foldsDir, { recursive: true });
+      writeFileSync(`${foldsDir}/${held}.f32`, Buffer.from(model.w.buffer));
+      writeFileSync(`${foldsDir}/${held}.json`, JSON.stringify({ bias: model.b }));
+    }
+    console.error(`held out ${held} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+  }
+  const anchors = anchorsFrom(oof.filter((r) => r.label === 0));
+  const metrics = evaluate(oof, anchors);
+  console.log(table(metrics));
+  console.log(reliability(oof, anchors));
+  const model = fit(rows);
+  const meta = {
+    name: 'parapet-ipi-content', version: 2, buckets: BUCKETS, charNgrams: CHAR_NGRAMS, bias: model.b, anchors,
+    levelFalsePositiveRates: LEVEL_FPR, training: { ...TRAINING, texts: rows.length, synthetic: rows.filter((r) => r.source === 'synthetic').length },
+    leaveOneSourceOut: metrics,
+  };
+  if (!flag('no-write')) {
+    writeFileSync(new URL('../models/ipi-content.f32', import.meta.url), Buffer.from(model.w.buffer));
+    writeFileSync(new URL('../models/ipi-content.onnx', import.meta.url), writeOnnxLinear(model.w, model.b));
+    writeFileSync(new URL('../models/ipi-content.json', import.meta.url), `${JSON.stringify(meta, null, 2)}\n`);
+    writeFileSync(new URL('./results/ipi-content-oof.json', import.meta.url), `${JSON.stringify(oof.map((r) => [r.source, r.label, Math.round(r.logit * 1e4) / 1e4]))}\n`);
+    console.log(`wrote models/ipi-content.{f32,onnx,json} (bias ${model.b.toFixed(4)})`);
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await main();
