@@ -105,6 +105,10 @@ export function isLetterCp(cp: i32): bool {
   return !(cp >= first && cp <= last);
 }
 
+@inline function isAsciiAlnum(c: u32): bool {
+  return c < 0x80 && (load<u8>(ASCII + c) & (A_LETTER | A_DIGIT)) != 0;
+}
+
 @inline function isWordCp(cp: i32): bool {
   return cp >= 0 && (cp < 0x80 ? (load<u8>(ASCII + <usize>cp) & (A_LETTER | A_DIGIT)) != 0 : isLetterCp(cp));
 }
@@ -223,6 +227,35 @@ export function letterLayer(base: usize, len: usize, lfs: usize): usize {
   let w = base;
   let lf: usize = 0;
   while (r < end) {
+    if (w == r) {
+      // Nothing has shrunk yet, and ASCII text without a single letter (the start of
+      // any letter-spaced run) reads as it is: skip 16 bytes at a time up to the last
+      // word boundary in them, noting the newlines.
+      while (r + 17 <= end) {
+        const v = v128.load(r);
+        if (i8x16.bitmask(v) != 0) break; // a byte ≥ 0x80
+        const lower = v128.or(v, i8x16.splat(0x20));
+        const alnum = v128.or(
+          v128.and(i8x16.ge_u(lower, i8x16.splat(0x61)), i8x16.le_u(lower, i8x16.splat(0x7a))),
+          v128.and(i8x16.ge_u(v, i8x16.splat(0x30)), i8x16.le_u(v, i8x16.splat(0x39))),
+        );
+        const a = <u32>i8x16.bitmask(alnum);
+        const before = <u32>(r > base && isAsciiAlnum(<u32>load<u8>(r - 1)));
+        const after = <u32>isAsciiAlnum(<u32>load<u8>(r + 16));
+        const single = a & ~((a << 1) | before) & ~((a >>> 1) | (after << 15));
+        const boundaries = ~a & 0xffff;
+        if (single != 0 || boundaries == 0) break;
+        const last = <usize>(31 - clz(boundaries)); // the last byte that is not a letter or digit
+        let newlines = <u32>i8x16.bitmask(i8x16.eq(v, i8x16.splat(0x0a))) & ((<u32>2 << <u32>last) - 1);
+        while (newlines != 0) {
+          store<u32>(lfs + (lf++ << 2), <u32>(r + <usize>ctz(newlines) - base));
+          newlines &= newlines - 1;
+        }
+        r += last + 1;
+      }
+      w = r;
+      if (r >= end) break;
+    }
     const c = <u32>load<u8>(r);
     if (c < 0x80) {
       const k = load<u8>(ASCII + c);

@@ -127,6 +127,19 @@ function piece(a: usize, z: usize): void {
   return d == 0x20 || d == 0x09 || d == 0x0b || d == 0x0c || d == 0x0d;
 }
 
+/** The first newline in [p, to), or `to`: 16 bytes at a time. */
+function nextLf(p: usize, to: usize): usize {
+  const t = text;
+  const lf = i8x16.splat(0x0a);
+  while (p + 16 <= to) {
+    const bits = <u32>i8x16.bitmask(i8x16.eq(v128.load(t + p), lf));
+    if (bits != 0) return p + <usize>ctz(bits);
+    p += 16;
+  }
+  while (p < to && load<u8>(t + p) != 0x0a) p++;
+  return p;
+}
+
 /** The windows of the paragraph [from, to), emitted in order. */
 function windows(from: usize, to: usize): void {
   start = -1;
@@ -137,8 +150,7 @@ function windows(from: usize, to: usize): void {
   let sentenceEnd: isize = -1;
   let lineStart = from;
   while (lineStart <= to) {
-    let lineEnd = lineStart;
-    while (lineEnd < to && byteAt(lineEnd) != 0x0a) lineEnd++;
+    const lineEnd = nextLf(lineStart, to);
     if (lineEnd - lineStart <= MAX_WINDOW) piece(lineStart, lineEnd);
     else {
       let a = lineStart;
@@ -199,9 +211,8 @@ export function readingRanges(region: usize): u32 {
     windows(a, z);
     if (held > 1) for (let w: usize = 0; w < <usize>held; w++) add(<usize>load<u32>(HELD + (w << 3)), <usize>load<u32>(HELD + (w << 3), 4));
   }
-  let from: usize = 0;
-  for (let p: usize = 0; p <= textLen; p++) {
-    if (p < textLen && byteAt(p) != 0x0a) continue;
+  for (let from: usize = 0; from <= textLen; ) {
+    const p = nextLf(from, textLen);
     addLine(from, p);
     from = p + 1;
   }

@@ -41,6 +41,7 @@ import {
   find3, findCloser, GT, hasBlock, HASH, isLineSpace, keyAt, keyMarker, K_MARKUP, K_NAME, K_RUN, K_SPECIAL, K_WS, LF,
   lineMarkerAt, LT, MAX_DEPTH, MIN_LINE, MIN_SEGMENT, PIPE, QUESTION, settle, SLASH, SP, SQ, STAR, structuralBefore,
   TAB, tagAt, tagAttrFrom, tagAttrTo, tagKind, TAG_BLOCK, TAG_BR,
+  specialBits,
 } from './syntax';
 
 // ---------------------------------------------------------------- output
@@ -310,13 +311,27 @@ function readLevel(s: usize, n: usize, depth: u32): void {
     if ((k & K_SPECIAL) == 0) {
       // Bytes no rule looks at, copied in one go (a key's colon ends the stretch).
       if (lineStart && (c == SP || c == TAB)) {
-        store<u8>(out++, <u8>c);
-        i++;
+        // Indentation: copied, and the line has still not started.
+        let e = i + 1;
+        while (e < n && (at(s, e) == SP || at(s, e) == TAB)) e++;
+        memory.copy(out, s + i, e - i);
+        out += e - i;
+        i = e;
         continue;
       }
       const limit = colonAt > <isize>i ? <usize>colonAt : n;
       let e = i + 1;
-      while (e < limit && (classOf(at(s, e)) & K_SPECIAL) == 0) e++;
+      let found = false;
+      while (e + 16 <= limit) {
+        const bits = specialBits(s + e);
+        if (bits != 0) {
+          e += <usize>ctz(bits);
+          found = true;
+          break;
+        }
+        e += 16;
+      }
+      if (!found) while (e < limit && (classOf(at(s, e)) & K_SPECIAL) == 0) e++;
       memory.copy(out, s + i, e - i);
       if (lineStart || blank) {
         for (let p = i; p < e; p++) {

@@ -62,6 +62,21 @@ mark('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ', K_LETTER | K_NAME |
 mark('_:-', K_NAME);
 mark('_ .-/', K_KEY);
 
+// The K_SPECIAL bytes, 16 at a time: a byte is special when the entry of its low
+// nibble shares a bit with that of its high nibble (one bit per high nibble that
+// holds special bytes; bytes ≥ 0x80 have none). Checked against K_SPECIAL by
+// test/reading.test.ts through the parity tests.
+const SPECIAL_LO = i8x16(16, 0, 2, 2, 0, 0, 2, 2, 0, 0, 3, 40, 46, 47, 44, 10);
+const SPECIAL_HI = i8x16(1, 0, 2, 4, 0, 8, 16, 32, 0, 0, 0, 0, 0, 0, 0, 0);
+
+/** Bit k set: byte k of the 16 at `p` is K_SPECIAL. */
+@inline export function specialBits(p: usize): u32 {
+  const v = v128.load(p);
+  const lo = i8x16.swizzle(SPECIAL_LO, v128.and(v, i8x16.splat(0x0f)));
+  const hi = i8x16.swizzle(SPECIAL_HI, i8x16.shr_u(v, 4));
+  return <u32>i8x16.bitmask(i8x16.ne(v128.and(lo, hi), i8x16.splat(0)));
+}
+
 @inline export function classOf(c: u32): u32 {
   return <u32>load<u16>(CLASS + (<usize>c << 1));
 }
@@ -244,7 +259,20 @@ export function entityAt(s: usize, n: usize, i: usize): usize {
 /** A string's content as its carrier means it (escapes, doubled quotes), at `dst`; returns its length. */
 export function decodeString(s: usize, n: usize, q: u32, dst: usize): usize {
   let d = dst;
+  const quote = i8x16.splat(<i8>q);
+  const backslash = i8x16.splat(<i8>BS);
   for (let k: usize = 0; k < n; ) {
+    // Stretches without a quote or backslash are copied 16 bytes at a time.
+    while (k + 16 <= n) {
+      const v = v128.load(s + k);
+      const stops = <u32>i8x16.bitmask(v128.or(i8x16.eq(v, quote), i8x16.eq(v, backslash)));
+      const run: usize = stops == 0 ? 16 : <usize>ctz(stops);
+      v128.store(d, v);
+      d += run;
+      k += run;
+      if (stops != 0) break;
+    }
+    if (k >= n) break;
     const c = at(s, k);
     if (c == q && k + 1 < n && at(s, k + 1) == q) {
       store<u8>(d++, <u8>q);
