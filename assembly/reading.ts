@@ -16,8 +16,8 @@
 //     scalar after it (key: |) is a segment; a line-opening # … ###### or // is dropped;
 //  5. backslash escapes are decoded; 6. markup characters read as spaces, | and CSV
 //     commas end lines, <| |> chat-template bars read as spaces; 7. \r is dropped.
-// Then the letter layer (assembly/letters.ts) joins letter-spaced words and folds
-// look-alikes, in place.
+// The scanners each rule uses are in assembly/syntax.ts. Then the letter layer
+// (assembly/letters.ts) joins letter-spaced words and folds look-alikes, in place.
 //
 // Besides the reading, three span tables (u32 pairs [from, to) into the reading) tell
 // the scorer (assembly/ranges.ts) what was one unit of the input: segments (strings,
@@ -41,7 +41,7 @@ import {
   find3, findCloser, GT, hasBlock, HASH, isLineSpace, keyAt, keyMarker, K_MARKUP, K_NAME, K_RUN, K_SPECIAL, K_WS, LF,
   lineMarkerAt, LT, MAX_DEPTH, MIN_LINE, MIN_SEGMENT, PIPE, QUESTION, settle, SLASH, SP, SQ, STAR, structuralBefore,
   TAB, tagAt, tagAttrFrom, tagAttrTo, tagKind, TAG_BLOCK, TAG_BR,
-  specialBits,
+  specialBits, specialTablesAgree,
 } from './syntax';
 
 // ---------------------------------------------------------------- output
@@ -545,12 +545,14 @@ export function readingCapacity(len: usize): usize {
  * are tolerated) into the region at `region` (16-aligned) of `cap` bytes: the header
  * then points at the reading and its span tables (spans as byte offsets [from, to)
  * into the reading). Returns 0; when `cap` is below readingCapacity(len), writes
- * nothing and returns that capacity (larger than `cap`); returns 1 if a span table
- * overflowed its bound (a defect: the bounds above say it cannot).
+ * nothing and returns that capacity (larger than `cap`); returns 1 for a defect the
+ * core caught (a span table past its bound, which the bounds above say cannot happen,
+ * or byte tables that disagree).
  */
 export function reading(ptr: usize, len: usize, region: usize, cap: usize): usize {
   const need = readingCapacity(len);
   if (cap < need) return need;
+  if (!specialTablesAgree) return 1;
   const base = region + READING_HEADER_BYTES;
   segments = region + segmentsAt;
   lines = region + linesAt;

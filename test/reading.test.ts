@@ -304,6 +304,16 @@ describe('the core equals the JavaScript reference', () => {
     );
   });
 
+  it('on every byte value inside a stretch the core scans 16 bytes at a time', () => {
+    for (let b = 0; b < 256; b++) {
+      for (const around of [0x61, 0x20]) {
+        const bytes = new Uint8Array(48).fill(around);
+        bytes[21] = b;
+        expectParity(bytes, `byte ${b}`);
+      }
+    }
+  });
+
   it('returns through the bindings the reference text with UTF-16 offsets', () => {
     fc.assert(
       fc.property(text, (s) => {
