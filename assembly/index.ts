@@ -11,6 +11,8 @@ export {
 } from './entropy';
 export { MODE_TEXT, MODE_JSON, MODE_AUTO, MAX_SHINGLE_K, featurize, shingles } from './tokenizer';
 export { linearLogit, maxLogitRanges } from './linear';
+export { MAX_READING_INPUT, readingCapacity, reading } from './reading';
+export { readingRanges } from './ranges';
 
 /** First byte past the module's static data: the bindings' arena starts here. */
 export function heapBase(): usize {
@@ -18,4 +20,4 @@ export function heapBase(): usize {
 }
 
 /** Bumped whenever an export's meaning changes, so bindings refuse a stale core.wasm. */
-export const ABI_VERSION: u32 = 3;
+export const ABI_VERSION: u32 = 4;

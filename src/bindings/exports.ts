@@ -37,10 +37,14 @@ export interface CoreExports {
     text: number, table: number, n: number, mode: number, buckets: number, nMin: number, nMax: number, out: number, cap: number,
     counts: number, weights: number, bias: number,
   ): number;
+
+  readingCapacity(len: number): number;
+  reading(ptr: number, len: number, region: number, cap: number): number;
+  readingRanges(region: number): number;
 }
 
 /** The ABI this build of the bindings speaks; core.wasm must report the same. */
-export const EXPECTED_ABI_VERSION = 3;
+export const EXPECTED_ABI_VERSION = 4;
 
 /** Size of a SHA-256 context in wasm memory (assembly/sha256.ts). */
 export const SHA256_CONTEXT_BYTES = 112;

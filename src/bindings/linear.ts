@@ -1,7 +1,10 @@
 import { assertFinite, describe, ParapetRangeError, ParapetStateError, ParapetTypeError } from './errors.js';
-import { getCore, heapF32, heapU8 } from './instance.js';
+import { getCore, heapF32, heapU32, heapU8 } from './instance.js';
 import { OwnedBlock } from './owned.js';
-import { featurizeInPlace, stageRanges, type FeaturizeOptions } from './text.js';
+import { readingIds, stageReading } from './reading.js';
+import { featureSettings, featurizeInPlace, stageRanges, type FeaturizeOptions } from './text.js';
+
+const MODE_TEXT = 0;
 
 /**
  * A linear model over `featurize` ids, scored in the core without copying
@@ -45,6 +48,31 @@ export class LinearModel {
     if (!this.#weights || !this.#counts) throw new ParapetStateError('LinearModel was destroyed', 'destroyed');
     const s = stageRanges(text, ranges, this.features);
     const logit = getCore().maxLogitRanges(s.text, s.table, s.pairs, s.mode, s.buckets, s.nMin, s.nMax, s.out, s.cap, this.#counts.ptr, this.#weights.ptr, this.bias);
+    if (Number.isNaN(logit)) throw new Error('parapet: featurize bound below the core\'s; bindings and core.wasm disagree');
+    return logit;
+  }
+
+  /**
+   * The highest logit over the ranges of the reading of `text` (`readingRanges`),
+   * each scored in text mode whatever `features.mode` says (a reading is prose).
+   * The text is normalised and crosses into the core once; the reading and its
+   * ranges stay there. A reading with no range (under 3 bytes once trimmed) scores
+   * as its whole.
+   */
+  maxLogitOfReading(text: string): number {
+    if (!this.#weights || !this.#counts) throw new ParapetStateError('LinearModel was destroyed', 'destroyed');
+    const s = stageReading(text, true);
+    let count = s.rangeCount;
+    if (count === 0) {
+      const u32 = heapU32();
+      u32[s.ranges >>> 2] = 0;
+      u32[(s.ranges >>> 2) + 1] = s.length;
+      count = 1;
+    }
+    const { buckets, nMin, nMax, capacityFor } = featureSettings(this.features);
+    const cap = capacityFor(s.length);
+    const ids = readingIds(4 * cap + 16);
+    const logit = getCore().maxLogitRanges(s.text, s.ranges, count, MODE_TEXT, buckets, nMin, nMax, ids, cap, this.#counts.ptr, this.#weights.ptr, this.bias);
     if (Number.isNaN(logit)) throw new Error('parapet: featurize bound below the core\'s; bindings and core.wasm disagree');
     return logit;
   }

@@ -190,7 +190,7 @@ export function stageRanges(text: string, ranges: readonly number[], options: Fe
 }
 
 /** Checked feature options and the id capacity a given input length needs. */
-function featureSettings(options: FeaturizeOptions): { buckets: number; nMin: number; nMax: number; capacityFor: (len: number) => number } {
+export function featureSettings(options: FeaturizeOptions): { buckets: number; nMin: number; nMax: number; capacityFor: (len: number) => number } {
   const buckets = options.buckets ?? 4096;
   const [nMin, nMax] = options.charNgrams ?? [3, 5];
   assertInteger(buckets, 'buckets', 1, 2 ** 31);

@@ -1,0 +1,603 @@
+// The carrier-invariant reading: a tool result (JSON, a Python repr, YAML, XML/HTML,
+// CSV, Markdown, an email, code) turned into prose, so that an instruction reads the
+// same whatever carries it. test/helpers/reading-reference.mjs is the plain-JavaScript
+// statement of every rule below; the tests hold this file to it byte for byte.
+//
+// Structure layer (one scanner over the input, recursive into string contents):
+//  1. a quote at a structural position (line start, after { [ ( , : = | >, after a
+//     line-opening - * # //) opens a string: its content, decoded, is read again as a
+//     segment of its own (a blank line, its reading, a blank line). ' strings end with
+//     their line, " strings may span lines, """/''' run to the matching triple;
+//  2. comments and CDATA are segments; a tag is removed (a block tag reads as a line
+//     break, <br> before a newline as nothing), its quoted attribute values (entities
+//     decoded) and its other words are segments;
+//  3. entities are decoded; a decoded markup character reads as a space;
+//  4. a line-initial key ("Subject: …", YAML) ends its line at the colon; a YAML block
+//     scalar after it (key: |) is a segment; a line-opening # … ###### or // is dropped;
+//  5. backslash escapes are decoded; 6. markup characters read as spaces, | and CSV
+//     commas end lines, <| |> chat-template bars read as spaces; 7. \r is dropped.
+// The scanners each rule uses are in assembly/syntax.ts. Then the letter layer
+// (assembly/letters.ts) joins letter-spaced words and folds look-alikes, in place.
+//
+// Besides the reading, three span tables (u32 pairs [from, to) into the reading) tell
+// the scorer (assembly/ranges.ts) what was one unit of the input: segments (strings,
+// comments, attribute values, ≥ 20 bytes), source lines (an input line or cell whose
+// reading spans several lines) and paragraphs (of each level's own text: the blank
+// lines around a segment do not split the text that holds it).
+//
+// Bounds, so that the byte loop stores without checks: every rule emits at most twice
+// the bytes it consumes (a string of s ≥ 2 bytes yields 4 + 2(s − 2) at most, `""`
+// yields 4; everything else shrinks or keeps its length), so the reading of L bytes
+// fits 2L. Recursion stops at depth MAX_DEPTH (the content is then copied as it is).
+// Time is linear: each rule's look-ahead is bounded (a tag within TAG_WINDOW bytes and
+// no further than the next '<', an entity within 10, a key within 40), or consumes
+// what it scans, or is remembered when it fails (a quote kind with no closer is not
+// tried again before the point its search reached).
+
+import { letterLayer } from './letters';
+import {
+  AMP, at, BANG, blockAt, blockLen, blockResume, BS, cellComma, classOf, closerStop, COMMA, CR, DASH, decodeEntities,
+  decodeString, DQ, encode, entityAt, entityCp, entityRepeat, EQ, escapeAt, escKind, escValue, ESC_CP, ESC_LITERAL,
+  find3, findCloser, GT, hasBlock, HASH, isLineSpace, keyAt, keyMarker, K_MARKUP, K_NAME, K_RUN, K_SPECIAL, K_WS, LF,
+  lineMarkerAt, LT, MAX_DEPTH, MIN_LINE, MIN_SEGMENT, PIPE, QUESTION, settle, SLASH, SP, SQ, STAR, structuralBefore,
+  TAB, tagAt, tagAttrFrom, tagAttrTo, tagKind, TAG_BLOCK, TAG_BR,
+  specialBits, specialTablesAgree,
+} from './syntax';
+
+// ---------------------------------------------------------------- output
+
+/** The reading's write cursor, its start, and the newlines written so far (spans are kept as newline counts). */
+let out: usize = 0;
+let lfCount: u32 = 0;
+/** Whether the reading since its last newline holds only spaces and tabs (a key may start). */
+let lineStart = true;
+/** Top of the decode stack: decoded string contents, read again from there. */
+let stack: usize = 0;
+
+// Span tables: u32 pairs, each end given as the number of newlines before it (see mapSpans).
+let segments: usize = 0;
+let segmentCount: u32 = 0;
+let lines: usize = 0;
+let lineCount: u32 = 0;
+let paragraphs: usize = 0;
+let paragraphCount: u32 = 0;
+let spanOverflow = false;
+
+// The level being read: its paragraph and source line so far (saved and restored around recursion).
+let paraFrom: usize = 0;
+let paraFromLf: u32 = 0;
+let lastLfPos: usize = 0;
+let lastLfIdx: u32 = 0;
+let blank = false; // since the level's last newline, only spaces and tabs
+let lineFrom: usize = 0;
+let lineFromLf: u32 = 0;
+let cellFrom: usize = 0;
+let cellFromLf: u32 = 0;
+let cellSplit = false; // a <br> or block tag split the current cell into lines
+
+/** Records span [from, to) given as newline counts; the tables are sized so that this never fails (checked anyway). */
+function record(table: usize, n: u32, cap: usize, from: u32, to: u32): bool {
+  if (<usize>n >= cap) {
+    spanOverflow = true;
+    return false;
+  }
+  store<u32>(table + (<usize>n << 3), from);
+  store<u32>(table + (<usize>n << 3), to, 4);
+  return true;
+}
+
+@inline function put(b: u32): void {
+  store<u8>(out++, <u8>b);
+  if (b != SP && b != TAB) {
+    lineStart = false;
+    blank = false;
+  }
+}
+
+/** A newline of the level's text: it may close a paragraph (a blank line). */
+function putLf(): void {
+  if (blank) endParagraph(lastLfPos, lastLfIdx, out + 1, lfCount + 1);
+  store<u8>(out, <u8>LF);
+  lastLfPos = out++;
+  lastLfIdx = lfCount++;
+  lineStart = true;
+  blank = true;
+}
+
+function endParagraph(to: usize, toLf: u32, next: usize, nextLf: u32): void {
+  if (to >= paraFrom + MIN_LINE && record(paragraphs, paragraphCount, paragraphCap, paraFromLf, toLf)) paragraphCount++;
+  paraFrom = next;
+  paraFromLf = nextLf;
+}
+
+/** Record the source line that began at `from` when its reading holds a newline and MIN_LINE bytes, trimmed. */
+function sourceLine(from: usize, fromLf: u32): void {
+  if (lfCount == fromLf) return;
+  let a = from;
+  let z = out;
+  while (a < z && (classOf(<u32>load<u8>(a)) & K_WS) != 0) a++;
+  while (z > a && (classOf(<u32>load<u8>(z - 1)) & K_WS) != 0) z--;
+  if (z - a >= MIN_LINE && record(lines, lineCount, lineCap, fromLf, lfCount)) lineCount++;
+}
+
+/** End the source line (and, for a cell boundary, the cell) with a newline. */
+function endLine(cell: bool): void {
+  sourceLine(lineFrom, lineFromLf);
+  if (cell && cellSplit) sourceLine(cellFrom, cellFromLf);
+  putLf();
+  lineFrom = out;
+  lineFromLf = lfCount;
+  if (cell) {
+    cellFrom = out;
+    cellFromLf = lfCount;
+    cellSplit = false;
+  } else cellSplit = true;
+}
+
+/** A decoded character in running text: invisible ones vanish, markup reads as a space, \r as nothing. */
+function putDecoded(cp: u32): void {
+  const s = settle(cp);
+  if (s < 0 || s == <i32>CR) return;
+  if (s == <i32>LF) putLf();
+  else if (s < 0x80) put((classOf(<u32>s) & K_MARKUP) != 0 ? SP : <u32>s);
+  else {
+    out += encode(out, <u32>s);
+    lineStart = false;
+    blank = false;
+  }
+}
+
+/**
+ * A tag's attribute text s[from, to): each quoted value (name = "v" or 'v') becomes
+ * a segment, entities decoded, and so does the text left once those are taken out
+ * when it holds more than spaces, / and ? (words inside a tag are read, not
+ * dropped). The left text is gathered on the stack below the decoded values. The
+ * scan is linear: a failed name fails alike from each of its bytes, so it is
+ * skipped whole, and a quote kind with no closing quote is not searched for again.
+ */
+function readAttributes(s: usize, from: usize, to: usize, depth: u32): void {
+  const rest = stack;
+  stack += to - from;
+  let r = rest;
+  let gap = from;
+  let noDq = false; // no closing quote of that kind after some point, hence after any later one
+  let noSq = false;
+  for (let p = from; p < to; ) {
+    if ((classOf(at(s, p)) & K_NAME) == 0) {
+      p++;
+      continue;
+    }
+    let run = p;
+    while (run < to && (classOf(at(s, run)) & K_NAME) != 0) run++;
+    let m = run;
+    while (m < to && (classOf(at(s, m)) & K_WS) != 0) m++;
+    if (m < to && at(s, m) == EQ) {
+      m++;
+      while (m < to && (classOf(at(s, m)) & K_WS) != 0) m++;
+      if (m < to && (at(s, m) == DQ || at(s, m) == SQ)) {
+        const q = at(s, m);
+        let close: isize = -1;
+        if (!(q == DQ ? noDq : noSq)) {
+          for (let k = m + 1; k < to; k++) {
+            if (at(s, k) == q) {
+              close = <isize>k;
+              break;
+            }
+          }
+        }
+        if (close >= 0) {
+          memory.copy(r, s + gap, p - gap);
+          r += p - gap;
+          gap = <usize>close + 1;
+          const value = stack;
+          const len = decodeEntities(s + m + 1, <usize>close - m - 1, value);
+          stack += len;
+          segment(value, len, depth);
+          stack = value;
+          p = <usize>close + 1;
+          continue;
+        }
+        if (q == DQ) noDq = true;
+        else noSq = true;
+      }
+    }
+    p = run; // every start inside this name fails alike
+  }
+  memory.copy(r, s + gap, to - gap);
+  r += to - gap;
+  let words = false;
+  for (let p = rest; p < r; p++) {
+    const c = <u32>load<u8>(p);
+    if ((classOf(c) & K_WS) == 0 && c != SLASH && c != QUESTION) {
+      words = true;
+      break;
+    }
+  }
+  stack = r;
+  if (words) segment(rest, r - rest, depth);
+  stack = rest;
+}
+
+// ---------------------------------------------------------------- levels
+
+/** Read `len` bytes at `content` as a segment: a blank line, its reading (or the bytes, past MAX_DEPTH), a blank line. */
+function segment(content: usize, len: usize, depth: u32): void {
+  // The blank lines around a segment are the outer level's, but not its paragraph breaks.
+  store<u16>(out, 0x0a0a);
+  out += 2;
+  lfCount += 2;
+  lineStart = true;
+  const start = out;
+  const startLf = lfCount;
+  if (depth < MAX_DEPTH) readLevel(content, len, depth + 1);
+  else {
+    memory.copy(out, content, len);
+    for (let p = content; p < content + len; p++) lfCount += <u32>(load<u8>(p) == 0x0a);
+    out += len;
+  }
+  if (out - start >= MIN_SEGMENT && record(segments, segmentCount, segmentCap, startLf, lfCount)) segmentCount++;
+  store<u16>(out, 0x0a0a);
+  out += 2;
+  lfCount += 2;
+  lineStart = true;
+  blank = false;
+}
+
+function readLevel(s: usize, n: usize, depth: u32): void {
+  // The enclosing level's paragraph and line state, restored on return.
+  const outerParaFrom = paraFrom, outerParaFromLf = paraFromLf, outerLastLfPos = lastLfPos, outerLastLfIdx = lastLfIdx;
+  const outerBlank = blank, outerLineFrom = lineFrom, outerLineFromLf = lineFromLf, outerCellFrom = cellFrom;
+  const outerCellFromLf = cellFromLf, outerCellSplit = cellSplit;
+  paraFrom = lineFrom = cellFrom = out;
+  paraFromLf = lineFromLf = cellFromLf = lfCount;
+  lastLfPos = 0;
+  lastLfIdx = 0;
+  blank = false;
+  cellSplit = false;
+
+  let untilSq: usize = 0; // openers before this index are not tried: a search from an earlier one reached it
+  let untilDq: usize = 0;
+  let noTripleSq = false;
+  let noTripleDq = false;
+  let colonAt: isize = -1; // a line-initial key's colon, read as a newline
+  let block = false; // a YAML block scalar follows that colon (blockAt, blockLen, blockResume)
+  let bAt: usize = 0;
+  let bLen: usize = 0;
+  let bResume: usize = 0;
+
+  let i: usize = 0;
+  while (i < n) {
+    const c = at(s, i);
+    if (<isize>i == colonAt) {
+      if (block) {
+        putLf();
+        segment(bAt, bLen, depth);
+        stack = bAt;
+        block = false;
+        i = bResume;
+        continue;
+      }
+      // The value goes to a line of its own; a key that ends its line needs no second newline.
+      if (i + 1 < n && (at(s, i + 1) == SP || at(s, i + 1) == TAB)) putLf();
+      i++;
+      continue;
+    }
+    if (lineStart && c != SP && c != TAB && colonAt < <isize>i) {
+      const colon = keyAt(s, n, i, stack);
+      if (colon >= 0) {
+        colonAt = colon;
+        if (hasBlock) {
+          // The block's content waits on the stack until the colon is reached.
+          block = true;
+          bAt = blockAt;
+          bLen = blockLen;
+          bResume = blockResume;
+          stack = blockAt + blockLen;
+        }
+        if (keyMarker) {
+          i++;
+          continue;
+        }
+      } else {
+        // A comment or heading marker that opens a line is not part of what the line says.
+        const marker = lineMarkerAt(s, n, i);
+        if (marker > 0) {
+          i += marker;
+          continue;
+        }
+      }
+    }
+    const k = classOf(c);
+    if ((k & K_SPECIAL) == 0) {
+      // Bytes no rule looks at, copied in one go (a key's colon ends the stretch).
+      if (lineStart && (c == SP || c == TAB)) {
+        // Indentation: copied, and the line has still not started.
+        let e = i + 1;
+        while (e < n && (at(s, e) == SP || at(s, e) == TAB)) e++;
+        memory.copy(out, s + i, e - i);
+        out += e - i;
+        i = e;
+        continue;
+      }
+      const limit = colonAt > <isize>i ? <usize>colonAt : n;
+      let e = i + 1;
+      let found = false;
+      while (e + 16 <= limit) {
+        const bits = specialBits(s + e);
+        if (bits != 0) {
+          e += <usize>ctz(bits);
+          found = true;
+          break;
+        }
+        e += 16;
+      }
+      if (!found) while (e < limit && (classOf(at(s, e)) & K_SPECIAL) == 0) e++;
+      memory.copy(out, s + i, e - i);
+      if (lineStart || blank) {
+        for (let p = i; p < e; p++) {
+          const x = at(s, p);
+          if (x != SP && x != TAB) {
+            lineStart = false;
+            blank = false;
+            break;
+          }
+        }
+      }
+      out += e - i;
+      i = e;
+      continue;
+    }
+    if (c == LF) {
+      endLine(true);
+      i++;
+      continue;
+    }
+    if (c == CR) {
+      i++;
+      continue;
+    }
+    if ((c == DQ || c == SQ) && structuralBefore(s, i)) {
+      if (!(c == DQ ? noTripleDq : noTripleSq) && i + 2 < n && at(s, i + 1) == c && at(s, i + 2) == c) {
+        const close = find3(s, n, i + 3, c, c, c);
+        if (close >= 0) {
+          segment(s + i + 3, <usize>close - i - 3, depth);
+          i = <usize>close + 3;
+          continue;
+        }
+        if (c == DQ) noTripleDq = true;
+        else noTripleSq = true;
+      }
+      if (i >= (c == DQ ? untilDq : untilSq)) {
+        const close = findCloser(s, n, i, c);
+        if (close >= 0) {
+          const content = stack;
+          const len = decodeString(s + i + 1, <usize>close - i - 1, c, content);
+          stack += len;
+          segment(content, len, depth);
+          stack = content;
+          i = <usize>close + 1;
+          continue;
+        }
+        if (c == DQ) untilDq = closerStop;
+        else untilSq = closerStop;
+      }
+    }
+    if (c == LT) {
+      const comment = i + 3 < n && at(s, i + 1) == BANG && at(s, i + 2) == DASH && at(s, i + 3) == DASH;
+      const cdata = !comment && i + 8 < n && at(s, i + 1) == BANG && at(s, i + 2) == 0x5b && at(s, i + 3) == 0x43 &&
+        at(s, i + 4) == 0x44 && at(s, i + 5) == 0x41 && at(s, i + 6) == 0x54 && at(s, i + 7) == 0x41 && at(s, i + 8) == 0x5b;
+      if (comment || cdata) {
+        const open: usize = comment ? 4 : 9;
+        const close = comment ? find3(s, n, i + open, DASH, DASH, GT) : find3(s, n, i + open, 0x5d, 0x5d, GT);
+        const end = close < 0 ? n : <usize>close;
+        segment(s + i + open, end - i - open, depth);
+        i = close < 0 ? n : <usize>close + 3;
+        continue;
+      }
+      const end = tagAt(s, n, i);
+      if (end != 0) {
+        // A block tag ends the line (and the source line); a <br> just before a newline is that newline.
+        if (tagKind == TAG_BR) {
+          let m = end;
+          while (m < n && isLineSpace(at(s, m))) m++;
+          if (!(m < n && at(s, m) == LF)) endLine(false);
+        } else if (tagKind == TAG_BLOCK) endLine(false);
+        readAttributes(s, tagAttrFrom, tagAttrTo, depth);
+        i = end;
+        continue;
+      }
+    }
+    if (c == AMP) {
+      const end = entityAt(s, n, i);
+      if (end != 0) {
+        for (let r: u32 = 0; r < entityRepeat; r++) putDecoded(entityCp);
+        i = end;
+        continue;
+      }
+    }
+    if (c == BS) {
+      const end = escapeAt(s, n, i);
+      if (end != 0) {
+        if (escKind == ESC_CP || escKind == ESC_LITERAL) putDecoded(escValue);
+        else if (escValue == 0x6e) putLf();
+        else if (escValue != 0x72) put(SP);
+        i = end;
+        continue;
+      }
+    }
+    // <|name|> is a chat-template token, not table cells: its bars read as spaces.
+    if ((c == LT && i + 1 < n && at(s, i + 1) == PIPE) || (c == PIPE && i + 1 < n && at(s, i + 1) == GT)) {
+      put(SP);
+      i += 2;
+      continue;
+    }
+    if (c == PIPE || (c == COMMA && cellComma(s, n, i))) {
+      endLine(true);
+      i++;
+      continue;
+    }
+    if (i + 1 < n && ((c == SLASH && (at(s, i + 1) == SLASH || at(s, i + 1) == STAR)) || (c == STAR && at(s, i + 1) == SLASH))) {
+      put(SP);
+      i += 2;
+      continue;
+    }
+    if ((k & K_RUN) != 0) {
+      let e = i;
+      while (e < n && at(s, e) == c) e++;
+      if (e - i >= 3) {
+        put(SP);
+        i = e;
+        continue;
+      }
+    }
+    put((k & K_MARKUP) != 0 ? SP : c);
+    i++;
+  }
+  sourceLine(lineFrom, lineFromLf);
+  if (cellSplit) sourceLine(cellFrom, cellFromLf);
+  endParagraph(out, lfCount, out, lfCount);
+
+  paraFrom = outerParaFrom;
+  paraFromLf = outerParaFromLf;
+  lastLfPos = outerLastLfPos;
+  lastLfIdx = outerLastLfIdx;
+  blank = outerBlank;
+  lineFrom = outerLineFrom;
+  lineFromLf = outerLineFromLf;
+  cellFrom = outerCellFrom;
+  cellFromLf = outerCellFromLf;
+  cellSplit = outerCellSplit;
+}
+
+// ---------------------------------------------------------------- the export
+
+// The region the bindings pass in, for an input of L bytes: a header of u32 fields,
+// then (each 16-aligned) the reading, the three span tables, the ranges table and a
+// work area the phases share (the decode stack, then the newline table, then the
+// ranges' de-duplication index).
+export const READING_HEADER_BYTES: u32 = 64;
+export const H_READING: u32 = 0; // reading: pointer, length
+export const H_SEGMENTS: u32 = 2; // pointer, count
+export const H_LINES: u32 = 4;
+export const H_PARAGRAPHS: u32 = 6;
+export const H_RANGES: u32 = 8; // pointer, count (written by readingRanges)
+export const H_RANGE_CAP: u32 = 10;
+export const H_WORK: u32 = 11;
+
+/** Longest input read (the bounds below stay within 32 bits). */
+export const MAX_READING_INPUT: u32 = 1 << 24;
+
+@inline function align(n: usize): usize {
+  return (n + 15) & ~15;
+}
+
+// Sizes for an input of L bytes, set by `layout`.
+let readingMax: usize = 0; // R: the reading of L bytes is at most 2L (see the head of this file)
+let segmentCap: usize = 0;
+let lineCap: usize = 0;
+let paragraphCap: usize = 0;
+let rangeCap: usize = 0;
+let segmentsAt: usize = 0; // offsets from the region's start
+let linesAt: usize = 0;
+let paragraphsAt: usize = 0;
+let rangesAt: usize = 0;
+let workAt: usize = 0;
+let regionBytes: usize = 0;
+
+/**
+ * Spans of one kind are disjoint within a level and at least MIN_LINE bytes, and
+ * levels nest at most four deep (depths 0–3): at most 4·R/20 = R/5 of a kind.
+ * Source lines and cells share a table (2R/5). Ranges are distinct: the whole, the
+ * spans, the windows of each paragraph (two consecutive windows hold more than
+ * MAX_WINDOW = 320 bytes, or a cut one exactly that: ≤ 2ℓ/320 + 3 for ℓ bytes, so
+ * ≤ R/40 + 3·paragraphs over four levels) and the lines of ≥ 20 bytes (≤ R/20 + 1).
+ */
+function layout(len: usize): void {
+  const r = (len << 1) + 16;
+  readingMax = r;
+  segmentCap = r / 5 + 8;
+  lineCap = (r << 1) / 5 + 8;
+  paragraphCap = r / 5 + 8;
+  rangeCap = 1 + segmentCap + lineCap + (paragraphCap << 2) + r / 40 + r / 20 + 16;
+  segmentsAt = <usize>READING_HEADER_BYTES + align(r + 16);
+  linesAt = segmentsAt + align(segmentCap << 3);
+  paragraphsAt = linesAt + align(lineCap << 3);
+  rangesAt = paragraphsAt + align(paragraphCap << 3);
+  workAt = rangesAt + align(rangeCap << 3);
+  // The decode stack: at each of four levels, a tag's left text and a decoded value,
+  // each at most that level's input (≤ L). The newline table: a u32 per newline and
+  // one more. The de-duplication index: a u32 per reading offset and per range.
+  const decode = (len << 3) + 64;
+  const newlines = (r + 2) << 2;
+  const dedup = ((r + 2) << 2) + (rangeCap << 2);
+  regionBytes = workAt + align(max(decode, max(newlines, dedup)));
+}
+
+/** Bytes of the region `reading` needs for an input of `len` bytes (0xffffffff past MAX_READING_INPUT). */
+export function readingCapacity(len: usize): usize {
+  if (len > MAX_READING_INPUT) return <usize>0xffffffff;
+  layout(len);
+  return regionBytes;
+}
+
+/**
+ * The reading of the `len` bytes at `ptr` (UTF-8 the bindings normalised; any bytes
+ * are tolerated) into the region at `region` (16-aligned) of `cap` bytes: the header
+ * then points at the reading and its span tables (spans as byte offsets [from, to)
+ * into the reading). Returns 0; when `cap` is below readingCapacity(len), writes
+ * nothing and returns that capacity (larger than `cap`); returns 1 for a defect the
+ * core caught (a span table past its bound, which the bounds above say cannot happen,
+ * or byte tables that disagree).
+ */
+export function reading(ptr: usize, len: usize, region: usize, cap: usize): usize {
+  const need = readingCapacity(len);
+  if (cap < need) return need;
+  if (!specialTablesAgree) return 1;
+  const base = region + READING_HEADER_BYTES;
+  segments = region + segmentsAt;
+  lines = region + linesAt;
+  paragraphs = region + paragraphsAt;
+  const work = region + workAt;
+  segmentCount = lineCount = paragraphCount = 0;
+  spanOverflow = false;
+  out = base;
+  lfCount = 0;
+  lineStart = true;
+  stack = work;
+  readLevel(ptr, len, 0);
+  const newlines = work; // the decode stack is done with
+  const readingLen = letterLayer(base, out - base, newlines);
+  mapSpans(segments, segmentCount, newlines);
+  mapSpans(lines, lineCount, newlines);
+  mapSpans(paragraphs, paragraphCount, newlines);
+  const h = region;
+  store<u32>(h + (H_READING << 2), <u32>base);
+  store<u32>(h + ((H_READING + 1) << 2), <u32>readingLen);
+  store<u32>(h + (H_SEGMENTS << 2), <u32>segments);
+  store<u32>(h + ((H_SEGMENTS + 1) << 2), segmentCount);
+  store<u32>(h + (H_LINES << 2), <u32>lines);
+  store<u32>(h + ((H_LINES + 1) << 2), lineCount);
+  store<u32>(h + (H_PARAGRAPHS << 2), <u32>paragraphs);
+  store<u32>(h + ((H_PARAGRAPHS + 1) << 2), paragraphCount);
+  store<u32>(h + (H_RANGES << 2), <u32>(region + rangesAt));
+  store<u32>(h + ((H_RANGES + 1) << 2), 0);
+  store<u32>(h + (H_RANGE_CAP << 2), <u32>rangeCap);
+  store<u32>(h + (H_WORK << 2), <u32>work);
+  return spanOverflow ? 1 : 0;
+}
+
+/**
+ * Spans were recorded as newline counts: a start after the n-th newline (or at 0), an
+ * end at the n-th newline (or at the end). Every span starts just after a newline and
+ * ends just before one, and the letter layer keeps newlines, so its table of where
+ * each newline went maps them exactly.
+ */
+function mapSpans(table: usize, count: u32, newlines: usize): void {
+  for (let k: u32 = 0; k < count; k++) {
+    const p = table + (<usize>k << 3);
+    const from = load<u32>(p);
+    const to = load<u32>(p, 4);
+    store<u32>(p, from == 0 ? 0 : load<u32>(newlines + (<usize>(from - 1) << 2)) + 1);
+    store<u32>(p, load<u32>(newlines + (<usize>to << 2)), 4);
+  }
+}

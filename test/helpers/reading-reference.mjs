@@ -1,0 +1,798 @@
+// The reading, written plainly: what assembly/reading.ts and assembly/ranges.ts must
+// produce byte for byte (test/reading.test.ts checks). Bytes in (UTF-8, any bytes
+// tolerated), bytes out; offsets are byte offsets. Tests only: it allocates freely,
+// but keeps the core's memos so that hostile inputs finish here too.
+//
+// read(bytes) -> { bytes, segments, lines, paragraphs }: the structure layer (strings,
+// tags, entities, keys, escapes, markup) and then the letter layer (letter-spaced
+// words, look-alike folds). ranges(bytes, spans) -> [from, to, ...]: what the
+// classifier scores.
+import { readFileSync } from 'node:fs';
+
+export const MIN_SEGMENT = 20;
+export const MAX_DEPTH = 3;
+export const TAG_WINDOW = 2048;
+export const MIN_LINE = 20;
+export const MAX_WINDOW = 320;
+export const MAX_PARAGRAPH = 2000;
+
+const code = (s) => s.charCodeAt(0);
+const set = (s) => new Set([...s].map(code));
+const LF = 0x0a, CR = 0x0d, SP = 0x20, TAB = 0x09, DQ = 0x22, SQ = 0x27, BS = 0x5c;
+const LT = 0x3c, GT = 0x3e, AMP = 0x26, SLASH = 0x2f, STAR = 0x2a, DASH = 0x2d, COLON = 0x3a;
+const HASH = 0x23, SEMI = 0x3b, EQ = 0x3d, PIPE = 0x7c;
+
+const MARKUP = set('*`~^{}[]<>\\_#|');
+const TERMINATORS = set(',:}]);=>/');
+const STRUCTURAL = set('{[(,:=|>');
+const RUNS = set('-=_*~#');
+const SEPARATORS = set(' .-_*');
+const INLINE = new Set(['b', 'i', 'em', 'strong', 'span', 'a', 'u', 'font', 'code', 'small', 'big', 'sup', 'sub', 'mark', 's', 'strike', 'tt', 'abbr', 'cite', 'q', 'kbd', 'var', 'del', 'ins']);
+const ENTITIES = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', hellip: '...', mdash: '-', ndash: '-', rsquo: "'", lsquo: "'", rdquo: '"', ldquo: '"' };
+const SCHEMES = new Set(['http', 'https', 'ftp', 'mailto']);
+
+const isLetter = (c) => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+const isDigit = (c) => c >= 0x30 && c <= 0x39;
+const isHex = (c) => isDigit(c) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
+const isNameChar = (c) => isLetter(c) || isDigit(c) || c === 0x5f || c === COLON || c === DASH; // [\w:-]
+const isKeyChar = (c) => isLetter(c) || isDigit(c) || c === 0x5f || c === SP || c === 0x2e || c === DASH || c === SLASH; // [\w .\-/]
+const isWs = (c) => c === SP || c === TAB || c === LF || c === 0x0b || c === 0x0c || c === CR; // ASCII whitespace
+const isLineSpace = (c) => c === SP || c === TAB || c === CR;
+
+/** Zero-width and bidi controls (the bindings' INVISIBLE set): an escape that decodes to one yields nothing. */
+const isInvisible = (cp) =>
+  cp === 0xad || cp === 0x61c || cp === 0x180e || (cp >= 0x200b && cp <= 0x200f) || (cp >= 0x202a && cp <= 0x202e) ||
+  (cp >= 0x2060 && cp <= 0x2064) || (cp >= 0x2066 && cp <= 0x2069) || cp === 0xfeff;
+
+function utf8(cp) {
+  if (cp < 0x80) return [cp];
+  if (cp < 0x800) return [0xc0 | (cp >> 6), 0x80 | (cp & 0x3f)];
+  if (cp < 0x10000) return [0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f)];
+  return [0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 0x3f), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f)];
+}
+
+/** A decoded code point as the reading takes it: invisible ones vanish, full-width ASCII is ASCII. */
+const settle = (cp) => (isInvisible(cp) ? -1 : cp >= 0xff01 && cp <= 0xff5e ? cp - 0xfee0 : cp);
+
+// ---------------------------------------------------------------- structure layer
+
+class Out {
+  bytes = [];
+  /** Whether the output since its last newline holds only spaces and tabs. */
+  lineStart = true;
+  /** Accepted segments as [start, end], in the order they end. */
+  segments = [];
+  /** Source lines: an input line or cell whose reading spans more than one line, as [start, end]. */
+  lines = [];
+  /** Paragraphs of each level's text, as [start, end] in the order they end: split at the text's blank lines, not at the ones around a segment. */
+  paragraphs = [];
+  /** Per level being read: where its paragraph began, its last newline, and whether a blank line is open. */
+  levels = [];
+  get level() {
+    return this.levels[this.levels.length - 1];
+  }
+  put(b) {
+    this.bytes.push(b);
+    const level = this.level;
+    if (b === LF) {
+      this.lineStart = true;
+      if (level.blank) this.endParagraph(level.lastLf, this.bytes.length);
+      level.lastLf = this.bytes.length - 1;
+      level.blank = true;
+    } else if (b !== SP && b !== TAB) {
+      this.lineStart = false;
+      level.blank = false;
+    }
+  }
+  /** Close the level's paragraph at `to` (recorded from MIN_LINE bytes: a shorter one yields no range) and start the next at `next`. */
+  endParagraph(to, next) {
+    const level = this.level;
+    if (to - level.from >= MIN_LINE) this.paragraphs.push([level.from, to]);
+    level.from = next;
+  }
+  /** Record the source line [from, here) if its reading holds a newline and at least MIN_LINE bytes. */
+  sourceLine(from) {
+    const to = this.bytes.length;
+    let a = from, z = to;
+    while (a < z && isWs(this.bytes[a])) a++;
+    while (z > a && isWs(this.bytes[z - 1])) z--;
+    if (z - a < MIN_LINE) return;
+    for (let k = from; k < to; k++) if (this.bytes[k] === LF) { this.lines.push([from, to]); return; }
+  }
+}
+
+/** The quote at i opens a string: only spaces before it on its line, a structural byte, or a line-opening marker (- * # //). */
+function structuralBefore(src, i) {
+  let k = i - 1;
+  while (k >= 0 && isLineSpace(src[k])) k--;
+  if (k < 0 || src[k] === LF) return true;
+  if (STRUCTURAL.has(src[k])) return true;
+  // After a list marker or a comment marker that opens the line, as at the line's start.
+  let m = k - 1;
+  if (src[k] === HASH) while (m >= 0 && src[m] === HASH && k - m < 6) m--;
+  else if (src[k] === SLASH && src[m] === SLASH) m--;
+  else if (src[k] !== DASH && src[k] !== STAR) return false;
+  while (m >= 0 && isLineSpace(src[m])) m--;
+  return m < 0 || src[m] === LF;
+}
+
+/** The closer of the string opened at i, or the index where the search stopped (a ' string's line end, else the end). */
+function findCloser(src, i, q) {
+  const n = src.length;
+  for (let k = i + 1; k < n; k++) {
+    const c = src[k];
+    if (c === LF && q === SQ) return { close: -1, stop: k };
+    if (c === BS) {
+      if (q === SQ && src[k + 1] === LF) return { close: -1, stop: k + 1 };
+      k++;
+      continue;
+    }
+    if (c !== q) continue;
+    if (src[k + 1] === q) { k++; continue; }
+    let m = k + 1;
+    while (m < n && isLineSpace(src[m])) m++;
+    if (m >= n || src[m] === LF || TERMINATORS.has(src[m])) return { close: k };
+  }
+  return { close: -1, stop: n };
+}
+
+function hexAt(src, from, count) {
+  if (from + count > src.length) return -1;
+  let v = 0;
+  for (let k = from; k < from + count; k++) {
+    if (!isHex(src[k])) return -1;
+    v = v * 16 + parseInt(String.fromCharCode(src[k]), 16);
+  }
+  return v;
+}
+
+/** The backslash escape at k: { cp } for \u \U \x, { ctl } for \n \t \r \b \f, { lit } for \" \' \\ \/; null otherwise. */
+function escapeAt(src, k) {
+  const c = src[k + 1];
+  if (c === undefined) return null;
+  if (c === code('u')) {
+    let cp = hexAt(src, k + 2, 4);
+    if (cp < 0) return null;
+    let end = k + 6;
+    if (cp >= 0xd800 && cp <= 0xdbff && src[end] === BS && src[end + 1] === code('u')) {
+      const lo = hexAt(src, end + 2, 4);
+      if (lo >= 0xdc00 && lo <= 0xdfff) { cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00); end += 6; }
+    }
+    return { cp: cp >= 0xd800 && cp <= 0xdfff ? 0xfffd : cp, end };
+  }
+  if (c === code('U')) {
+    const cp = hexAt(src, k + 2, 8);
+    if (cp < 0 || cp > 0x10ffff) return null;
+    return { cp: cp >= 0xd800 && cp <= 0xdfff ? 0xfffd : cp, end: k + 10 };
+  }
+  if (c === code('x')) {
+    const cp = hexAt(src, k + 2, 2);
+    return cp < 0 ? null : { cp, end: k + 4 };
+  }
+  if ('ntrbf'.includes(String.fromCharCode(c))) return { ctl: String.fromCharCode(c), end: k + 2 };
+  if (c === DQ || c === SQ || c === BS || c === SLASH) return { lit: c, end: k + 2 };
+  return null;
+}
+
+/** A string's content as its carrier means it: escapes and doubled quotes decoded. */
+function decodeString(body, q) {
+  const out = [];
+  for (let k = 0; k < body.length; k++) {
+    const c = body[k];
+    if (c === q && body[k + 1] === q) { out.push(q); k++; continue; }
+    if (c !== BS) { out.push(c); continue; }
+    const e = escapeAt(body, k);
+    if (!e) { out.push(BS); continue; }
+    if (e.cp !== undefined) {
+      const cp = settle(e.cp);
+      if (cp >= 0) out.push(...utf8(cp));
+    } else if (e.ctl) out.push({ n: LF, t: TAB, r: CR, b: 0x08, f: 0x0c }[e.ctl]);
+    else out.push(e.lit);
+    k = e.end - 1;
+  }
+  return Uint8Array.from(out);
+}
+
+/** The entity at i: { cps, end } or null. */
+function entityAt(src, i) {
+  let j = i + 1;
+  if (src[j] === HASH) {
+    let cp;
+    let k;
+    if (src[j + 1] === code('x') || src[j + 1] === code('X')) {
+      k = j + 2;
+      while (k < src.length && k - (j + 2) < 7 && isHex(src[k])) k++;
+      const count = k - (j + 2);
+      if (count < 1 || count > 6 || src[k] !== SEMI) return null;
+      cp = parseInt(Buffer.from(src.subarray(j + 2, k)).toString('latin1'), 16);
+    } else {
+      k = j + 1;
+      while (k < src.length && k - (j + 1) < 8 && isDigit(src[k])) k++;
+      const count = k - (j + 1);
+      if (count < 1 || count > 7 || src[k] !== SEMI) return null;
+      cp = parseInt(Buffer.from(src.subarray(j + 1, k)).toString('latin1'), 10);
+    }
+    const valid = cp > 0 && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff);
+    return { cps: [valid ? cp : 0xfffd], end: k + 1 };
+  }
+  let k = j;
+  while (k < src.length && k - j < 9 && isLetter(src[k])) k++;
+  if (k - j < 2 || k - j > 8 || src[k] !== SEMI) return null;
+  const value = ENTITIES[Buffer.from(src.subarray(j, k)).toString('latin1').toLowerCase()];
+  if (value === undefined) return null;
+  return { cps: [...value].map(code), end: k + 1 };
+}
+
+/** An attribute value's content: its entities decoded (to be read again, like a string's). */
+function decodeEntities(body) {
+  const out = [];
+  for (let k = 0; k < body.length; ) {
+    const e = body[k] === AMP ? entityAt(body, k) : null;
+    if (!e) { out.push(body[k++]); continue; }
+    for (const cp of e.cps) {
+      const s = settle(cp);
+      if (s >= 0) out.push(...utf8(s));
+    }
+    k = e.end;
+  }
+  return Uint8Array.from(out);
+}
+
+/** A line-initial key at i (not a space): { marker, colon } or null. */
+function keyAt(src, i) {
+  const n = src.length;
+  let j = i;
+  let marker = false;
+  if ((src[j] === DASH || src[j] === STAR) && (src[j + 1] === SP || src[j + 1] === TAB)) {
+    let k = j + 1;
+    while (k < n && (src[k] === SP || src[k] === TAB) && k - (j + 1) < 17) k++;
+    if (k - (j + 1) > 16 || !isLetter(src[k])) return null;
+    j = k;
+    marker = true;
+  }
+  if (!isLetter(src[j])) return null;
+  let k = j + 1;
+  while (k < n && k - (j + 1) < 39 && isKeyChar(src[k])) k++;
+  if (k - (j + 1) > 38 || src[k] !== COLON) return null;
+  const after = src[k + 1];
+  if (!(k + 1 >= n || after === SP || after === TAB || after === LF || after === CR)) return null;
+  if (SCHEMES.has(Buffer.from(src.subarray(j, k)).toString('latin1').toLowerCase())) return null;
+  return { marker, colon: k, block: blockAfter(src, k) };
+}
+
+/**
+ * A YAML block scalar after the colon at k (`key: |` or `>`, optional chomping and
+ * indentation indicators, then the end of the line): its lines, those indented
+ * deeper than the key's line, dedented and joined, and where the reading resumes.
+ */
+function blockAfter(src, k) {
+  const n = src.length;
+  let m = k + 1;
+  while (m < n && (src[m] === SP || src[m] === TAB)) m++;
+  if (m === k + 1 || (src[m] !== PIPE && src[m] !== GT)) return null;
+  m++;
+  for (let j = 0; j < 2 && m < n && (src[m] === 0x2b || src[m] === DASH || (src[m] >= 0x31 && src[m] <= 0x39)); j++) m++;
+  while (m < n && isLineSpace(src[m])) m++;
+  if (m >= n || src[m] !== LF) return null;
+  let lineStart = k;
+  while (lineStart > 0 && src[lineStart - 1] !== LF) lineStart--;
+  let keyIndent = 0;
+  while (src[lineStart + keyIndent] === SP) keyIndent++;
+  const lines = [];
+  let indent = -1;
+  let end = m; // the newline that ends the last line of the block
+  for (let ls = m + 1; ls <= n; ) {
+    let le = ls;
+    while (le < n && src[le] !== LF) le++;
+    let sp = 0;
+    while (ls + sp < le && src[ls + sp] === SP) sp++;
+    const isBlank = blank(src, ls, le);
+    if (!isBlank) {
+      if (indent < 0) {
+        if (sp <= keyIndent) break;
+        indent = sp;
+      } else if (sp < indent) break;
+    }
+    lines.push([ls, le]);
+    if (!isBlank) end = le;
+    if (le >= n) break;
+    ls = le + 1;
+  }
+  if (indent < 0) return null;
+  while (lines.length > 0 && lines[lines.length - 1][0] > end) lines.pop();
+  const content = [];
+  lines.forEach(([ls, le], index) => {
+    if (index > 0) content.push(LF);
+    for (let p = Math.min(ls + indent, le); p < le; p++) content.push(src[p]);
+  });
+  return { content: Uint8Array.from(content), resume: end };
+}
+
+/** A comma that separates cells (CSV): followed by neither space nor end of line, and not inside a number (1,000). */
+function cellComma(src, i) {
+  const next = src[i + 1];
+  if (i + 1 >= src.length || next === SP || next === TAB || next === LF || next === CR) return false;
+  return !(i > 0 && isDigit(src[i - 1]) && isDigit(next));
+}
+
+/** Bytes of a line-opening `#`–`######` or `//` and the one space or tab after it, or 0. */
+function lineMarkerAt(src, i) {
+  let k = i;
+  if (src[k] === HASH) while (k < src.length && src[k] === HASH && k - i < 7) k++;
+  else if (src[k] === SLASH && src[k + 1] === SLASH) k += 2;
+  if (k === i || k - i > 6 || !(src[k] === SP || src[k] === TAB)) return 0;
+  return k + 1 - i;
+}
+
+/** The tag at i (a '<'): { name, attrFrom, attrTo, end } or null. */
+function tagAt(src, i) {
+  const n = src.length;
+  const limit = Math.min(n, i + TAG_WINDOW);
+  let j = i + 1;
+  if (src[j] === SLASH || src[j] === 0x3f || src[j] === 0x21) j++; // </end>, <?xml …?>, <!DOCTYPE …>
+  if (j >= limit || !isLetter(src[j])) return null;
+  let k = j + 1;
+  while (k < n && k - j < 32 && isNameChar(src[k])) k++;
+  const name = Buffer.from(src.subarray(j, k)).toString('latin1').toLowerCase();
+  if (k >= limit) return null;
+  if (src[k] === GT) return { name, attrFrom: k, attrTo: k, end: k + 1 };
+  if (src[k] === SLASH) return k + 1 < limit && src[k + 1] === GT ? { name, attrFrom: k, attrTo: k, end: k + 2 } : null;
+  if (!isWs(src[k])) return null;
+  let m = k + 1;
+  while (m < limit && src[m] !== LT && src[m] !== GT) m++;
+  if (m >= limit || src[m] !== GT) return null;
+  return { name, attrFrom: k, attrTo: m, end: m + 1 };
+}
+
+/**
+ * A tag's attributes in src[from, to): each quoted value (name = "v" or 'v') is a
+ * segment, and so is the text left once those are taken out, when it holds more than
+ * spaces, / and ?: words inside a tag (<p ignore the user>) are read, not dropped.
+ */
+function readAttributes(out, src, from, to, depth) {
+  const none = { [DQ]: false, [SQ]: false }; // no closing quote of this kind from some point on
+  const rest = [];
+  let gap = from;
+  for (let p = from; p < to; ) {
+    if (!isNameChar(src[p])) { p++; continue; }
+    let run = p;
+    while (run < to && isNameChar(src[run])) run++;
+    let m = run;
+    while (m < to && isWs(src[m])) m++;
+    if (m < to && src[m] === EQ) {
+      m++;
+      while (m < to && isWs(src[m])) m++;
+      if (m < to && (src[m] === DQ || src[m] === SQ)) {
+        const q = src[m];
+        let close = -1;
+        if (!none[q]) for (let k = m + 1; k < to; k++) if (src[k] === q) { close = k; break; }
+        if (close >= 0) {
+          for (let k = gap; k < p; k++) rest.push(src[k]);
+          gap = close + 1;
+          segment(out, decodeEntities(src.subarray(m + 1, close)), depth);
+          p = close + 1;
+          continue;
+        }
+        none[q] = true;
+      }
+    }
+    p = run;
+  }
+  for (let k = gap; k < to; k++) rest.push(src[k]);
+  if (rest.some((b) => !isWs(b) && b !== SLASH && b !== 0x3f)) segment(out, Uint8Array.from(rest), depth);
+}
+
+function indexOf(src, pattern, from) {
+  outer: for (let k = from; k + pattern.length <= src.length; k++) {
+    for (let j = 0; j < pattern.length; j++) if (src[k + j] !== pattern[j]) continue outer;
+    return k;
+  }
+  return -1;
+}
+const startsWith = (src, pattern, at) => pattern.every((b, j) => src[at + j] === b);
+const COMMENT_OPEN = [...'<!--'].map(code);
+const COMMENT_CLOSE = [...'-->'].map(code);
+const CDATA_OPEN = [...'<![CDATA['].map(code);
+const CDATA_CLOSE = [...']]>'].map(code);
+
+function segment(out, content, depth) {
+  // The blank lines around a segment are the outer level's, but not its paragraph breaks.
+  out.bytes.push(LF, LF);
+  out.lineStart = true;
+  const start = out.bytes.length;
+  if (depth < MAX_DEPTH) readLevel(out, content, depth + 1);
+  else for (const b of content) out.bytes.push(b);
+  const end = out.bytes.length;
+  if (end - start >= MIN_SEGMENT) out.segments.push([start, end]);
+  out.bytes.push(LF, LF);
+  out.lineStart = true;
+  out.level.blank = false;
+}
+
+/** A decoded character in running text: invisible ones vanish, markup reads as a space, \r as nothing. */
+function putDecoded(out, cp) {
+  const s = settle(cp);
+  if (s < 0 || s === CR) return;
+  if (s < 0x80 && MARKUP.has(s)) out.put(SP);
+  else for (const b of utf8(s)) out.put(b);
+}
+
+function readLevel(out, src, depth) {
+  const n = src.length;
+  out.levels.push({ from: out.bytes.length, lastLf: -1, blank: false });
+  const until = { [SQ]: -1, [DQ]: -1 }; // openers before this index are not tried (their search failed)
+  const noTriple = { [SQ]: false, [DQ]: false };
+  let colonAt = -1; // a line-initial key's colon, read as a newline
+  let block = null; // the YAML block scalar that follows that colon
+  // Where the reading of the current source line began, and of the current cell (an input
+  // line, or a cell between | or CSV commas) when a <br> or block tag split it into lines.
+  let lineFrom = out.bytes.length;
+  let cellFrom = lineFrom;
+  let cellSplit = false;
+  const endLine = (cell) => {
+    out.sourceLine(lineFrom);
+    if (cell && cellSplit) out.sourceLine(cellFrom);
+    out.put(LF);
+    lineFrom = out.bytes.length;
+    if (cell) {
+      cellFrom = lineFrom;
+      cellSplit = false;
+    } else cellSplit = true;
+  };
+  for (let i = 0; i < n; ) {
+    const c = src[i];
+    if (i === colonAt) {
+      // The value goes to a line of its own; a key that ends its line needs no second newline.
+      if (block) {
+        out.put(LF);
+        segment(out, block.content, depth);
+        i = block.resume;
+        block = null;
+        continue;
+      }
+      const after = src[i + 1];
+      if (after === SP || after === TAB) out.put(LF);
+      i++;
+      continue;
+    }
+    if (out.lineStart && c !== SP && c !== TAB && colonAt < i) {
+      const key = keyAt(src, i);
+      if (key) {
+        colonAt = key.colon;
+        block = key.block;
+        if (key.marker) { i++; continue; }
+      }
+      // A comment or heading marker that opens a line is not part of what the line says.
+      const marker = lineMarkerAt(src, i);
+      if (!key && marker > 0) { i += marker; continue; }
+    }
+    if (c === LF) { endLine(true); i++; continue; }
+    if (c === CR) { i++; continue; }
+    if ((c === DQ || c === SQ) && structuralBefore(src, i)) {
+      if (!noTriple[c] && src[i + 1] === c && src[i + 2] === c) {
+        const close = indexOf(src, [c, c, c], i + 3);
+        if (close >= 0) {
+          segment(out, src.subarray(i + 3, close), depth);
+          i = close + 3;
+          continue;
+        }
+        noTriple[c] = true;
+      }
+      if (i >= until[c]) {
+        const r = findCloser(src, i, c);
+        if (r.close >= 0) {
+          segment(out, decodeString(src.subarray(i + 1, r.close), c), depth);
+          i = r.close + 1;
+          continue;
+        }
+        until[c] = r.stop;
+      }
+    }
+    if (c === LT) {
+      const wrap = startsWith(src, COMMENT_OPEN, i) ? [COMMENT_OPEN, COMMENT_CLOSE] : startsWith(src, CDATA_OPEN, i) ? [CDATA_OPEN, CDATA_CLOSE] : null;
+      if (wrap) {
+        const [open, close] = wrap;
+        const at = indexOf(src, close, i + open.length);
+        segment(out, src.subarray(i + open.length, at < 0 ? n : at), depth);
+        i = at < 0 ? n : at + close.length;
+        continue;
+      }
+      const tag = tagAt(src, i);
+      if (tag) {
+        // A block tag ends the line (and the source line: a <p> or <br> starts a new one);
+        // a <br> just before a newline is that newline.
+        if (tag.name === 'br') {
+          let m = tag.end;
+          while (m < n && isLineSpace(src[m])) m++;
+          if (!(m < n && src[m] === LF)) endLine(false);
+        } else if (!INLINE.has(tag.name)) endLine(false);
+        readAttributes(out, src, tag.attrFrom, tag.attrTo, depth);
+        i = tag.end;
+        continue;
+      }
+    }
+    if (c === AMP) {
+      const e = entityAt(src, i);
+      if (e) {
+        for (const cp of e.cps) putDecoded(out, cp);
+        i = e.end;
+        continue;
+      }
+    }
+    if (c === BS) {
+      const e = escapeAt(src, i);
+      if (e) {
+        if (e.cp !== undefined) putDecoded(out, e.cp);
+        else if (e.ctl === 'n') out.put(LF);
+        else if (e.ctl !== 'r') {
+          if (e.ctl) out.put(SP);
+          else putDecoded(out, e.lit);
+        }
+        i = e.end;
+        continue;
+      }
+    }
+    // <|name|> is a chat-template token, not table cells: its bars read as spaces.
+    if ((c === LT && src[i + 1] === PIPE) || (c === PIPE && src[i + 1] === GT)) { out.put(SP); i += 2; continue; }
+    if (c === PIPE || (c === 0x2c && cellComma(src, i))) { endLine(true); i++; continue; }
+    if ((c === SLASH && (src[i + 1] === SLASH || src[i + 1] === STAR)) || (c === STAR && src[i + 1] === SLASH)) {
+      out.put(SP);
+      i += 2;
+      continue;
+    }
+    if (RUNS.has(c)) {
+      let k = i;
+      while (k < n && src[k] === c) k++;
+      if (k - i >= 3) { out.put(SP); i = k; continue; }
+    }
+    out.put(MARKUP.has(c) ? SP : c);
+    i++;
+  }
+  out.sourceLine(lineFrom);
+  if (cellSplit) out.sourceLine(cellFrom);
+  out.endParagraph(out.bytes.length, out.bytes.length);
+  out.levels.pop();
+}
+
+// ---------------------------------------------------------------- letter layer
+
+/** Strict UTF-8: [code point, length], or [-1, 1] for a byte that starts no valid sequence. */
+export function decodeUtf8(b, p) {
+  const c = b[p];
+  if (c < 0x80) return [c, 1];
+  const cont = (k) => p + k < b.length && (b[p + k] & 0xc0) === 0x80;
+  if (c >= 0xc2 && c <= 0xdf && cont(1)) return [((c & 0x1f) << 6) | (b[p + 1] & 0x3f), 2];
+  if (c >= 0xe0 && c <= 0xef && cont(1) && cont(2)) {
+    const cp = ((c & 0x0f) << 12) | ((b[p + 1] & 0x3f) << 6) | (b[p + 2] & 0x3f);
+    if (cp >= 0x800 && !(cp >= 0xd800 && cp <= 0xdfff)) return [cp, 3];
+  }
+  if (c >= 0xf0 && c <= 0xf4 && cont(1) && cont(2) && cont(3)) {
+    const cp = ((c & 0x07) << 18) | ((b[p + 1] & 0x3f) << 12) | ((b[p + 2] & 0x3f) << 6) | (b[p + 3] & 0x3f);
+    if (cp >= 0x10000 && cp <= 0x10ffff) return [cp, 4];
+  }
+  return [-1, 1];
+}
+
+/** Non-ASCII code points that are not letters: punctuation, spaces, symbols, specials (but 〇, a look-alike of O). Everything else above U+007F is. */
+export const NOT_LETTERS = [
+  [0x80, 0xa9], [0xab, 0xb4], [0xb6, 0xb9], [0xbb, 0xbf], [0xd7, 0xd7], [0xf7, 0xf7],
+  [0x37e, 0x37e], [0x384, 0x385], [0x387, 0x387], [0x55a, 0x55f], [0x589, 0x58a], [0x5be, 0x5be],
+  [0x5c0, 0x5c0], [0x5c3, 0x5c3], [0x5f3, 0x5f4], [0x60c, 0x60d], [0x61b, 0x61f], [0x66a, 0x66d],
+  [0x6d4, 0x6d4], [0x964, 0x965], [0x2000, 0x206f], [0x20a0, 0x20cf], [0x2190, 0x2bff], [0x2e00, 0x2e7f],
+  [0x3000, 0x3006], [0x3008, 0x303f], [0xfe10, 0xfe1f], [0xfe30, 0xfe6f], [0xff01, 0xff0f], [0xff1a, 0xff20], [0xff3b, 0xff40],
+  [0xff5b, 0xff65], [0xfff0, 0xffff], [0x1f000, 0x1faff], [0xe0000, 0xe007f],
+];
+const isLetterCp = (cp) => (cp < 0x80 ? isLetter(cp) : cp >= 0 && !NOT_LETTERS.some(([a, b]) => cp >= a && cp <= b));
+const isWordCp = (cp) => isLetterCp(cp) || (cp >= 0 && isDigit(cp));
+
+/** The look-alike folds, derived from the JSON here on their own (scripts/gen-confusables.mjs writes the core's table). */
+const FOLDS = (() => {
+  const json = JSON.parse(readFileSync(new URL('../../data/unicode/confusables.json', import.meta.url), 'utf8'));
+  const folds = new Map();
+  for (const [source, skeleton] of Object.entries(json)) {
+    const cp = source.codePointAt(0);
+    if (source.length > 2 || String.fromCodePoint(cp) !== source || cp < 0x80) continue;
+    if (!/^[A-Za-z0-9]$/.test(skeleton) || !/^[\p{L}\p{Nd}\p{Nl}]$/u.test(source)) continue;
+    const nfkc = source.normalize('NFKC');
+    const upper = source.toLowerCase() !== source;
+    folds.set(cp, code(/^[A-Za-z0-9]$/.test(nfkc) ? nfkc : skeleton === 'l' && upper ? 'I' : skeleton));
+  }
+  return folds;
+})();
+
+/** The ASCII byte a look-alike reads as, or 0. Full-width ASCII and the mathematical letters and digits fold as NFKC folds them. */
+export function foldOf(cp) {
+  if (cp >= 0xff01 && cp <= 0xff5e) return 0; // settled when decoded; a literal one was normalised away (NFKC)
+  if (cp >= 0x1d400 && cp <= 0x1d6a3) {
+    const k = (cp - 0x1d400) % 52;
+    return k < 26 ? 0x41 + k : 0x61 + k - 26;
+  }
+  if (cp >= 0x1d7ce && cp <= 0x1d7ff) return 0x30 + ((cp - 0x1d7ce) % 10);
+  return FOLDS.get(cp) ?? 0;
+}
+
+/** Write a word's code points, folded when it mixes look-alikes with ASCII letters or holds nothing but look-alikes. */
+function putWord(dst, cps, b) {
+  let ascii = 0, folds = 0, others = 0;
+  for (const [cp] of cps) {
+    if (cp < 0x80) ascii += isLetter(cp) ? 1 : 0;
+    else if (foldOf(cp)) folds++;
+    else others++;
+  }
+  const fold = folds > 0 && (ascii > 0 || others === 0);
+  for (const [cp, at, len] of cps) {
+    if (fold && cp >= 0x80 && foldOf(cp)) dst.push(foldOf(cp));
+    else for (let k = 0; k < len; k++) dst.push(b[at + k]);
+  }
+}
+
+/** Three or more single letters joined by one repeated separator, at a word start r: the letters and the end, or null. */
+function runAt(b, r) {
+  const [cp0, len0] = decodeUtf8(b, r);
+  const letters = [[cp0, r, len0]];
+  let p = r + len0;
+  const sep = b[p];
+  if (p >= b.length || !SEPARATORS.has(sep)) return null;
+  while (p < b.length && b[p] === sep && p + 1 < b.length) {
+    const [cp, len] = decodeUtf8(b, p + 1);
+    if (!isLetterCp(cp)) break;
+    letters.push([cp, p + 1, len]);
+    p += 1 + len;
+  }
+  const k = letters.length - 1;
+  if (k < 2) return null;
+  const followed = p < b.length && isWordCp(decodeUtf8(b, p)[0]);
+  if (!followed) return { letters, end: p };
+  if (k - 1 >= 2) return { letters: letters.slice(0, -1), end: letters[k - 1][1] + letters[k - 1][2] };
+  return null;
+}
+
+/** The letter layer over the structure layer's bytes: the new bytes and where each old element start went. */
+function letterLayer(b) {
+  const dst = [];
+  const map = new Int32Array(b.length + 1).fill(-1);
+  for (let r = 0; r < b.length; ) {
+    map[r] = dst.length;
+    const [cp, len] = decodeUtf8(b, r);
+    if (!isWordCp(cp)) {
+      for (let k = 0; k < len; k++) dst.push(b[r + k]);
+      r += len;
+      continue;
+    }
+    const run = isLetterCp(cp) ? runAt(b, r) : null;
+    if (run) {
+      putWord(dst, run.letters, b);
+      r = run.end;
+      continue;
+    }
+    const cps = [];
+    let e = r;
+    while (e < b.length) {
+      const [c2, l2] = decodeUtf8(b, e);
+      if (!isWordCp(c2)) break;
+      cps.push([c2, e, l2]);
+      e += l2;
+    }
+    putWord(dst, cps, b);
+    r = e;
+  }
+  map[b.length] = dst.length;
+  return { bytes: Uint8Array.from(dst), map };
+}
+
+/**
+ * The reading of UTF-8 `bytes`: { bytes, segments, lines }, the spans flattened
+ * [from, to) byte offsets: segments (strings, comments, attribute values) and source
+ * lines (an input line or cell whose reading spans several lines).
+ */
+export function read(bytes) {
+  const out = new Out();
+  readLevel(out, bytes, 0);
+  const { bytes: text, map } = letterLayer(out.bytes);
+  const spans = (list) => list.flatMap(([from, to]) => {
+    if (map[from] < 0 || map[to] < 0) throw new Error('reference: a span boundary inside a word');
+    return [map[from], map[to]];
+  });
+  return { bytes: text, segments: spans(out.segments), lines: spans(out.lines), paragraphs: spans(out.paragraphs) };
+}
+
+// ---------------------------------------------------------------- ranges
+
+const isContinuation = (c) => (c & 0xc0) === 0x80;
+const isSentenceSpace = (c) => c === SP || c === TAB || c === 0x0b || c === 0x0c || c === CR; // [^\S\n], ASCII
+
+function blank(b, from, to) {
+  for (let k = from; k < to; k++) if (!isWs(b[k])) return false;
+  return true;
+}
+
+/** src/ipi/windows.ts windowRanges over bytes [from, to) of b, ASCII whitespace, cuts never inside a UTF-8 sequence. */
+export function windowRanges(b, from, to, max = MAX_WINDOW) {
+  const out = [];
+  let start = -1;
+  let end = 0;
+  let packed = 0;
+  const piece = (a, z) => {
+    if (blank(b, a, z)) return;
+    const length = z - a;
+    if (start >= 0 && packed + length + 1 > max) {
+      out.push(start, end);
+      start = -1;
+    }
+    if (start < 0) { start = a; packed = length; } else packed += length + 1;
+    end = z;
+    let cut = false;
+    while (packed > max * 2) {
+      let at = start + max;
+      for (let k = 0; k < 3 && at < end && isContinuation(b[at]); k++) at++;
+      if (!blank(b, start, at)) out.push(start, at);
+      packed -= at - start;
+      start = at;
+      cut = true;
+    }
+    if (cut && blank(b, start, end)) start = -1;
+  };
+  let sentenceEnd = -1;
+  for (let lineStart = from; lineStart <= to; ) {
+    let lineEnd = lineStart;
+    while (lineEnd < to && b[lineEnd] !== LF) lineEnd++;
+    if (lineEnd - lineStart <= max) piece(lineStart, lineEnd);
+    else {
+      let a = lineStart;
+      while (true) {
+        if (sentenceEnd < a) {
+          let k = a;
+          while (k + 1 < to && !('.!?;:'.includes(String.fromCharCode(b[k])) && isSentenceSpace(b[k + 1]))) k++;
+          sentenceEnd = k + 1 < to ? k : to;
+        }
+        if (sentenceEnd >= lineEnd) break;
+        let next = sentenceEnd + 1;
+        while (next < lineEnd && isWs(b[next])) next++;
+        piece(a, sentenceEnd + 1);
+        a = next;
+      }
+      piece(a, lineEnd);
+    }
+    lineStart = lineEnd + 1;
+  }
+  if (start >= 0) out.push(start, end);
+  return out;
+}
+
+/** The ranges the classifier scores, flattened [from, to) byte offsets: whole, segments, paragraphs and their windows, lines. */
+export function ranges(b, { segments, lines, paragraphs }) {
+  const seen = new Set();
+  const out = [];
+  const add = (a, z) => {
+    while (a < z && isWs(b[a])) a++;
+    while (z > a && isWs(b[z - 1])) z--;
+    if (z - a < 3) return;
+    const key = `${a},${z}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.push(a, z);
+  };
+  /** A line (or source line) of MIN_LINE to MAX_WINDOW bytes, trimmed. */
+  const line = (from, to) => {
+    let a = from, z = to;
+    while (a < z && isWs(b[a])) a++;
+    while (z > a && isWs(b[z - 1])) z--;
+    if (z - a >= MIN_LINE && to - from <= MAX_WINDOW) add(from, to);
+  };
+  add(0, b.length);
+  for (let i = 0; i < segments.length; i += 2) if (segments[i + 1] - segments[i] <= MAX_PARAGRAPH) add(segments[i], segments[i + 1]);
+  for (let i = 0; i < lines.length; i += 2) line(lines[i], lines[i + 1]);
+  for (let i = 0; i < paragraphs.length; i += 2) {
+    const a = paragraphs[i];
+    const z = paragraphs[i + 1];
+    if (z - a >= MIN_LINE && z - a <= MAX_PARAGRAPH) add(a, z);
+    const w = windowRanges(b, a, z);
+    if (w.length > 2 || z - a > MAX_PARAGRAPH) for (let k = 0; k < w.length; k += 2) add(w[k], w[k + 1]);
+  }
+  for (let ls = 0, i = 0; i <= b.length; i++) {
+    if (i < b.length && b[i] !== LF) continue;
+    line(ls, i);
+    ls = i + 1;
+  }
+  return out;
+}
