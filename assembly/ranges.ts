@@ -8,7 +8,8 @@
 // packed up to MAX_WINDOW bytes, a longer line cut at sentence ends, a window over
 // twice that cut every MAX_WINDOW bytes, never inside a UTF-8 sequence: the
 // detector's windowRanges in src/ipi/windows.ts, over bytes); each line of MIN_LINE
-// to MAX_WINDOW bytes. maxLogitRanges (linear.ts) scores them without a copy.
+// to MAX_WINDOW bytes; and each sentence of MIN_LINE to MAX_WINDOW bytes of a line
+// that holds more than one. maxLogitRanges (linear.ts) scores them without a copy.
 
 import { H_LINES, H_PARAGRAPHS, H_RANGE_CAP, H_RANGES, H_READING, H_SEGMENTS, H_WORK } from './reading';
 
@@ -127,6 +128,39 @@ function piece(a: usize, z: usize): void {
   return d == 0x20 || d == 0x09 || d == 0x0b || d == 0x0c || d == 0x0d;
 }
 
+/**
+ * The sentences of the line [from, to) when it holds more than one, each of MIN_LINE
+ * to MAX_WINDOW bytes: "Ignore previous instructions." inside a long tool
+ * observation is one sentence of a line and of a window packed with benign ones,
+ * and diluted there (leave-one-source-out, held-out ASB: recall at 1% FPR of its
+ * context-ignoring attacks 0.02 → 1.00 with sentences scored).
+ */
+function sentences(from: usize, to: usize): void {
+  let first: usize = to;
+  for (let p = from; p + 1 < to; p++) {
+    if (isSentenceEnd(p, to)) {
+      first = p;
+      break;
+    }
+  }
+  if (first == to || isBlank(first + 1, to)) return; // one sentence: the line is its range
+  let a = from;
+  for (let p = first; p + 1 < to; p++) {
+    if (!isSentenceEnd(p, to)) continue;
+    addSentence(a, p + 1);
+    a = p + 1;
+  }
+  addSentence(a, to);
+}
+
+function addSentence(from: usize, to: usize): void {
+  let a = from;
+  let z = to;
+  while (a < z && isWs(byteAt(a))) a++;
+  while (z > a && isWs(byteAt(z - 1))) z--;
+  if (z - a >= MIN_LINE && z - a <= MAX_WINDOW) add(a, z);
+}
+
 /** The first newline in [p, to), or `to`: 16 bytes at a time. */
 function nextLf(p: usize, to: usize): usize {
   const t = text;
@@ -214,6 +248,7 @@ export function readingRanges(region: usize): u32 {
   for (let from: usize = 0; from <= textLen; ) {
     const p = nextLf(from, textLen);
     addLine(from, p);
+    sentences(from, p);
     from = p + 1;
   }
   store<u32>(region + ((H_RANGES + 1) << 2), count);

@@ -518,7 +518,8 @@ function layout(len: usize): void {
   segmentCap = r / 5 + 8;
   lineCap = (r << 1) / 5 + 8;
   paragraphCap = r / 5 + 8;
-  rangeCap = 1 + segmentCap + lineCap + (paragraphCap << 2) + r / 40 + r / 20 + 16;
+  // Sentences of ≥ 20 bytes are disjoint within a line: ≤ R/20 + 1 more.
+  rangeCap = 1 + segmentCap + lineCap + (paragraphCap << 2) + r / 40 + (r / 20) * 2 + 32;
   segmentsAt = <usize>READING_HEADER_BYTES + align(r + 16);
   linesAt = segmentsAt + align(segmentCap << 3);
   paragraphsAt = linesAt + align(lineCap << 3);

@@ -1,5 +1,5 @@
 import { DiagonalGaussian, logprobEntropy, RunningStats, shingles, type RunningStatsState } from '../bindings/index.js';
-import { ParapetRangeError, ParapetTypeError } from '../bindings/errors.js';
+import { ParapetStateError, ParapetTypeError } from '../bindings/errors.js';
 import { levelOf, LEVELS } from './calibration.js';
 import { entities, stringLeaves } from './entities.js';
 import { TRACE_FEATURES, type TraceScorer } from './trace-model.js';
@@ -205,7 +205,7 @@ export class IpiSession {
   static fromJSON(state: unknown, ctx: SessionContext): IpiSession {
     const s = state as SessionState;
     const bad = (what: string): never => {
-      throw new ParapetRangeError(`session state: ${what}`, 'state-version');
+      throw new ParapetStateError(`session state: ${what}`, 'state-version');
     };
     if (typeof s !== 'object' || s === null) bad('not an object');
     if (s.v !== 1) bad(`version ${JSON.stringify(s.v)} is not 1`);

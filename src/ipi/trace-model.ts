@@ -74,8 +74,8 @@ export class TraceModel implements TraceScorer {
     for (let i = 0; i < m.weights.length; i++) out[i] = m.weights[i]! * x[i]!;
     for (const [i, j, w] of m.pairs) {
       const c = (w * x[i]! * x[j]!) / 2;
-      out[i] += c;
-      out[j] += c;
+      out[i] = out[i]! + c;
+      out[j] = out[j]! + c;
     }
     return out;
   }

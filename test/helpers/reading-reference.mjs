@@ -759,7 +759,7 @@ export function windowRanges(b, from, to, max = MAX_WINDOW) {
   return out;
 }
 
-/** The ranges the classifier scores, flattened [from, to) byte offsets: whole, segments, paragraphs and their windows, lines. */
+/** The ranges the classifier scores, flattened [from, to) byte offsets: whole, segments, paragraphs and their windows, lines, sentences. */
 export function ranges(b, { segments, lines, paragraphs }) {
   const seen = new Set();
   const out = [];
@@ -789,9 +789,24 @@ export function ranges(b, { segments, lines, paragraphs }) {
     const w = windowRanges(b, a, z);
     if (w.length > 2 || z - a > MAX_PARAGRAPH) for (let k = 0; k < w.length; k += 2) add(w[k], w[k + 1]);
   }
+  const isEnd = (p, to) => '.!?;:'.includes(String.fromCharCode(b[p])) && p + 1 < to && isSentenceSpace(b[p + 1]);
+  /** Each sentence of a line that holds more than one, trimmed to MIN_LINE..MAX_WINDOW bytes. */
+  const sentence = (from, to) => {
+    let a = from, z = to;
+    while (a < z && isWs(b[a])) a++;
+    while (z > a && isWs(b[z - 1])) z--;
+    if (z - a >= MIN_LINE && z - a <= MAX_WINDOW) add(a, z);
+  };
   for (let ls = 0, i = 0; i <= b.length; i++) {
     if (i < b.length && b[i] !== LF) continue;
     line(ls, i);
+    let first = -1;
+    for (let p = ls; p + 1 < i; p++) if (isEnd(p, i)) { first = p; break; }
+    if (first >= 0 && !blank(b, first + 1, i)) {
+      let a = ls;
+      for (let p = first; p + 1 < i; p++) if (isEnd(p, i)) { sentence(a, p + 1); a = p + 1; }
+      sentence(a, i);
+    }
     ls = i + 1;
   }
   return out;
