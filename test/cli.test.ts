@@ -62,7 +62,7 @@ describe('parapet log', () => {
     writeFileSync(join(dir, 'bad.json'), JSON.stringify(edited));
     const refused = run(['log', 'verify-inclusion', join(dir, 'bad.json'), '--json']);
     expect(refused.status).toBe(1);
-    expect(JSON.parse(refused.stdout)).toMatchObject({ valid: false, reason: 'root-mismatch' });
+    expect(JSON.parse(refused.stdout)).toMatchObject({ ok: false, code: 'root-mismatch' });
     const con = run(['log', 'prove-consistency', leaves, '--from', '5', '--json']);
     writeFileSync(join(dir, 'con.json'), con.stdout);
     expect(run(['log', 'verify-consistency', join(dir, 'con.json')]).status).toBe(0);
@@ -74,7 +74,7 @@ describe('parapet log', () => {
     expect(signed.status).toBe(0);
     writeFileSync(join(dir, 'cp'), signed.stdout);
     const opened = run(['log', 'open', join(dir, 'cp'), '--verifier', join(dir, 'k.pub'), '--json']);
-    expect(JSON.parse(opened.stdout)).toMatchObject({ valid: true, size: 13, verified: ['example.test/log'] });
+    expect(JSON.parse(opened.stdout)).toMatchObject({ ok: true, size: 13, verified: ['example.test/log'] });
     const head = JSON.parse(run(['log', 'head', leaves, '--json']).stdout);
     expect(JSON.parse(opened.stdout).root).toBe(head.root);
     expect(run(['log', 'open', join(dir, 'cp'), '--verifier', join(dir, 'k.pub'), '--origin', 'other']).status).toBe(1);

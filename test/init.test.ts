@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { init, initSync, isInitialized, ParapetStateError, sha256, toHex } from '../src/index.js';
 import { loadCore } from '../src/bindings/instance.js';
+import { expectRejects } from './helpers/errors.js';
 
 // This file runs in its own module graph: the core starts unloaded here.
 const wasmBytes = readFileSync(new URL('../build/core.wasm', import.meta.url));
@@ -22,7 +23,7 @@ describe('init', () => {
     await expect(loadCore(Promise.reject(new Error('network down')), () => wasmBytes)).rejects.toMatchObject({ code: 'init-failed' });
     expect(isInitialized()).toBe(false);
     const response = new Response(new Uint8Array(wasmBytes), { status: 404 });
-    await expect(init(response)).rejects.toThrow(/404/);
+    await expectRejects(init(response), ParapetStateError, 'init-failed');
     expect(isInitialized()).toBe(false);
   });
 

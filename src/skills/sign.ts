@@ -43,8 +43,9 @@ export function signSkill(bundle: SkillBundle, secretKey: Uint8Array, options: S
   if (!skillMd) throw new ParapetRangeError('the bundle has no SKILL.md', 'invalid-value');
   // An earlier inline signature line goes; anything else that mentions x-signature stays content.
   files.set('SKILL.md', skillMdForDigest(skillMd));
-  const meta = readFrontmatter(files.get('SKILL.md')!);
-  if ('problem' in meta) throw new ParapetRangeError(`SKILL.md: ${meta.problem}`, 'invalid-value');
+  const front = readFrontmatter(files.get('SKILL.md')!);
+  if (!front.ok) throw new ParapetRangeError(`SKILL.md: ${front.message}`, 'invalid-value');
+  const { meta } = front;
   // An x-signature key left after the old line is removed would be a second carrier to the verifier.
   if (meta.xSignature !== undefined) throw new ParapetRangeError('SKILL.md: an x-signature that is not an inline signature line signSkill can replace; remove it before signing', 'invalid-value');
   const manifest = bundleManifest({ files }, { inline: carrier === 'inline' });

@@ -20,11 +20,12 @@ export { MemoryNodeStore, type NodeStore } from './storage.js';
 export { verifyInclusion, verifyConsistency, type ProofResult, type ProofFailure } from './verify.js';
 export {
   parseVerifierKey, parseSignerKey, generateNoteKey, noteKeysFromSeed, keyIdFor, openNote, signNote, parseNote,
-  ALG_ED25519, ALG_COSIGNATURE_V1, type NoteVerifier, type NoteSigner, type NoteResult, type NoteFailure,
+  ALG_ED25519, ALG_COSIGNATURE_V1, type NoteVerifier, type NoteSigner, type NoteResult, type NoteFailure, type OpenedNote,
+  type ParsedNote, type NoteSignature,
 } from './note.js';
 export {
   formatCheckpoint, parseCheckpoint, signCheckpoint, openCheckpoint, type Checkpoint, type CheckpointResult,
-  type CheckpointFailure, type OpenCheckpointOptions,
+  type CheckpointFailure, type OpenCheckpointOptions, type ParsedCheckpoint,
 } from './checkpoint.js';
 export {
   CheckpointWitness, type WitnessResult, type WitnessFailure, type WitnessState, type WitnessStateEntry, type WitnessStateV1,
