@@ -1,4 +1,5 @@
 import { sha256, sha256Batch, toHex } from '../bindings/index.js';
+import { ParapetTypeError } from '../bindings/errors.js';
 import type { VerifyResult } from '../bindings/result.js';
 import { skillMdForDigest } from './skill-md.js';
 
@@ -128,6 +129,9 @@ export function inlineManifest(entries: readonly ManifestEntry[], skillMd: Uint8
 
 /** The canonical manifest file: one `<sha256 hex>  <path>\n` line per file (sha256sum's format). */
 export function manifestText(entries: readonly ManifestEntry[]): string {
+  if (!Array.isArray(entries) || !entries.every((e) => typeof e?.sha256 === 'string' && typeof e?.path === 'string')) {
+    throw new ParapetTypeError('"entries" must be an array of { path, sha256 }');
+  }
   return entries.map((e) => `${e.sha256}  ${e.path}\n`).join('');
 }
 

@@ -1,6 +1,6 @@
 import { sha256 } from '../bindings/index.js';
 import { bytesEqual, fromBase64, toBase64, toHex } from '../bindings/encoding.js';
-import { describe, ParapetRangeError, ParapetTypeError } from '../bindings/errors.js';
+import { assertBytes, assertInteger, describe, ParapetRangeError, ParapetTypeError } from '../bindings/errors.js';
 import type { VerifyResult } from '../bindings/result.js';
 import { ed25519PublicKey, ed25519Sign, ed25519Verify } from '../crypto/ed25519.js';
 
@@ -48,6 +48,9 @@ function isWellFormedUtf16(s: string): boolean {
 
 /** Key ID = SHA-256(name ‖ 0x0A ‖ type ‖ public key)[0:4] (signed-note §Signatures). */
 export function keyIdFor(name: string, type: number, publicKey: Uint8Array): Uint8Array {
+  if (typeof name !== 'string') throw new ParapetTypeError(`"name" must be a string, got ${describe(name)}`);
+  assertInteger(type, 'type', 0, 255);
+  assertBytes(publicKey, 'publicKey');
   const nameBytes = new TextEncoder().encode(name);
   const input = new Uint8Array(nameBytes.length + 2 + publicKey.length);
   input.set(nameBytes);
