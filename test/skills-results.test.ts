@@ -119,3 +119,25 @@ describe('trust root configuration', () => {
     await expectRejects(resolvePublishers(undefined as never, down), ParapetTypeError, 'invalid-type');
   });
 });
+
+describe('options and folders', () => {
+  it('a null options object is a typed error wherever options are taken', async () => {
+    const { loadSkillFolder } = await import('../src/skills/node.js');
+    const { openCheckpoint, CheckpointWitness, noteKeysFromSeed, parseVerifierKey } = await import('../src/tlog/index.js');
+    const { HookRegistry } = await import('../src/hooks/index.js');
+    const key = parseVerifierKey(noteKeysFromSeed('example.test/log', new Uint8Array(32)).verifierKey);
+    const b = bundle({ 'SKILL.md': `---\n${good}---\n` });
+    expectThrows(() => buildManifest(b, null as never), ParapetTypeError, 'invalid-type');
+    expectThrows(() => signSkill(b, publisher.secretKey, null as never), ParapetTypeError, 'invalid-type');
+    expectThrows(() => openCheckpoint('x', [key], null as never), ParapetTypeError, 'invalid-type');
+    expectThrows(() => new CheckpointWitness([key], null as never), ParapetTypeError, 'invalid-type');
+    expectThrows(() => new HookRegistry().register('session-end', () => undefined, null as never), ParapetTypeError, 'invalid-type');
+    expectThrows(() => loadSkillFolder('.', null as never), ParapetTypeError, 'invalid-type');
+  });
+
+  it('loadSkillFolder on a folder that does not exist is a typed error with the cause', async () => {
+    const { loadSkillFolder } = await import('../src/skills/node.js');
+    const error = expectThrows(() => loadSkillFolder('/nonexistent/skill'), ParapetRangeError, 'invalid-value');
+    expect((error.cause as NodeJS.ErrnoException).code).toBe('ENOENT');
+  });
+});

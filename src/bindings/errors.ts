@@ -76,6 +76,13 @@ export function assertInteger(value: unknown, name: string, min: number, max: nu
   }
 }
 
+/** Throw unless `value` is an options object (undefined is taken care of by a default parameter, null is not). */
+export function assertOptions(value: unknown, name = 'options'): asserts value is object {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ParapetTypeError(`"${name}" must be an object, got ${describe(value)}`);
+  }
+}
+
 /** Throw unless `value` is a finite number. */
 export function assertFinite(value: unknown, name: string): asserts value is number {
   if (typeof value !== 'number' || !Number.isFinite(value)) {

@@ -1,5 +1,5 @@
 import { sha256, sha256Batch, toHex } from '../bindings/index.js';
-import { ParapetTypeError } from '../bindings/errors.js';
+import { assertOptions, ParapetTypeError } from '../bindings/errors.js';
 import type { VerifyResult } from '../bindings/result.js';
 import { skillMdForDigest } from './skill-md.js';
 
@@ -78,6 +78,7 @@ const malformedBundle = (problems: string[]): ManifestBuild => ({ ok: false, cod
  * Returns the problems instead when there are any (never throws on bundle content).
  */
 export function buildManifest(bundle: SkillBundle, options: { inline?: boolean } = {}): ManifestBuild {
+  assertOptions(options);
   const problems: string[] = [];
   if (!(bundle?.files instanceof Map)) return malformedBundle(['bundle.files must be a Map of path to bytes']);
   const seen = new Map<string, string>();

@@ -1,6 +1,6 @@
 import { toBase64, toHex } from '../bindings/encoding.js';
 import { sha256 } from '../bindings/index.js';
-import { assertBytes, assertInteger, ParapetRangeError, ParapetTypeError } from '../bindings/errors.js';
+import { assertBytes, assertInteger, assertOptions, ParapetRangeError, ParapetTypeError } from '../bindings/errors.js';
 import { canonicalJsonBytes } from '../canonical/jcs.js';
 import { ed25519PublicKey, ed25519Sign } from '../crypto/ed25519.js';
 import { CARRIER_FILES, type SkillBundle } from './bundle.js';
@@ -32,7 +32,7 @@ export interface SignOptions {
  */
 export function signSkill(bundle: SkillBundle, secretKey: Uint8Array, options: SignOptions = {}): SkillBundle {
   if (!(bundle?.files instanceof Map)) throw new ParapetTypeError('"bundle.files" must be a Map of path to bytes');
-  if (typeof options !== 'object' || options === null) throw new ParapetTypeError('"options" must be an object');
+  assertOptions(options);
   assertBytes(secretKey, 'secretKey', 32);
   const carrier = options.carrier ?? 'sidecar';
   if (!['sidecar', 'inline', 'minisign', 'sshsig'].includes(carrier)) throw new ParapetRangeError(`"carrier" must be sidecar, inline, minisign or sshsig`, 'invalid-value');

@@ -109,6 +109,7 @@ export class TrustRoot {
   readonly revocations: RevocationList | undefined;
   readonly publishers: readonly PublisherConfig[];
 
+  /** `extraKeys` are keys already resolved elsewhere (`resolvePublishers` passes the publishers' keys). */
   constructor(config: TrustRootConfig, extraKeys: readonly TrustedKey[] = []) {
     checkConfig(config);
     if (!Array.isArray(extraKeys)) throw new ParapetTypeError('"extraKeys" must be an array');

@@ -1,6 +1,6 @@
 import { bytesEqual, toHex, utf8 } from '../bindings/encoding.js';
 import { sha256 } from '../bindings/index.js';
-import { assertInteger, ParapetRangeError, ParapetTypeError } from '../bindings/errors.js';
+import { assertInteger, assertOptions, ParapetRangeError } from '../bindings/errors.js';
 import type { VerifyResult } from '../bindings/result.js';
 import { buildManifest, diffManifests, inlineManifest, manifestText, parseManifest, type ManifestEntry, type SkillBundle } from './bundle.js';
 import { findCarrier, type Carrier } from './carriers.js';
@@ -83,7 +83,7 @@ const NO_FILES = { added: [], removed: [], changed: [] } as const;
  * operator does not trust (`untrusted-key`).
  */
 export function verifySkillSignature(bundle: SkillBundle, options: VerifyOptions): SkillVerification {
-  if (typeof options !== 'object' || options === null) throw new ParapetTypeError('"options" must be an object with a trustRoot');
+  assertOptions(options);
   const mode = options.mode ?? 'enforce';
   if (mode !== 'enforce' && mode !== 'warn' && mode !== 'off') throw new ParapetRangeError(`"mode" must be enforce, warn or off`, 'invalid-value');
   const trust = options.trustRoot instanceof TrustRoot ? options.trustRoot : new TrustRoot(options.trustRoot);

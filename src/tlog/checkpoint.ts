@@ -1,5 +1,5 @@
 import { fromBase64, toBase64 } from '../bindings/encoding.js';
-import { assertBytes, assertInteger, describe, ParapetRangeError, ParapetTypeError } from '../bindings/errors.js';
+import { assertBytes, assertInteger, assertOptions, describe, ParapetRangeError, ParapetTypeError } from '../bindings/errors.js';
 import type { VerifyResult } from '../bindings/result.js';
 import { openNote, signNote, type NoteSigner, type NoteVerifier, type OpenedNote } from './note.js';
 
@@ -88,7 +88,7 @@ export function openCheckpoint(
   verifiers: readonly NoteVerifier[],
   options: OpenCheckpointOptions = {},
 ): CheckpointResult {
-  if (typeof options !== 'object' || options === null) throw new ParapetTypeError('"options" must be an object');
+  assertOptions(options);
   if (options.origin !== undefined && typeof options.origin !== 'string') throw new ParapetTypeError('"options.origin" must be a string');
   if (options.require !== undefined && !(Array.isArray(options.require) && options.require.every((n) => typeof n === 'string'))) {
     throw new ParapetTypeError('"options.require" must be an array of key names');

@@ -16,6 +16,8 @@ export async function init(source?: InitSource): Promise<void> {
 export { initEd25519 } from '../crypto/ed25519.js';
 export { emptyRoot, hashLeaf, hashChildren, HASH_SIZE } from './hasher.js';
 export { MerkleTree } from './tree.js';
+// Extension API: implement NodeStore to keep a tree's hashes in your own storage
+// (the memory store's backends do); MemoryNodeStore is the in-memory one.
 export { MemoryNodeStore, type NodeStore } from './storage.js';
 export { verifyInclusion, verifyConsistency, type ProofResult, type ProofFailure } from './verify.js';
 export {

@@ -57,7 +57,7 @@ export class MemoryNodeStore implements NodeStore {
     if (index >= this.counts[level]!) this.counts[level] = index + 1;
   }
 
-  /** Forget the hashes at `level` from `count` on (undoing appends). */
+  /** Forget the hashes at `level` from `count` on (undoing appends: the memory store's rollback of a failed transaction). */
   truncate(level: number, count: number): void {
     assertInteger(level, 'level', 0, 63);
     assertInteger(count, 'count', 0, Number.MAX_SAFE_INTEGER);

@@ -1,5 +1,5 @@
 import { bytesEqual, fromBase64, toBase64 } from '../bindings/encoding.js';
-import { assertInteger, ParapetRangeError, ParapetStateError, ParapetTypeError } from '../bindings/errors.js';
+import { assertInteger, assertOptions, ParapetRangeError, ParapetStateError, ParapetTypeError } from '../bindings/errors.js';
 import type { VerifyResult } from '../bindings/result.js';
 import { openCheckpoint, type Checkpoint, type OpenCheckpointOptions } from './checkpoint.js';
 import { parseNote, type NoteVerifier } from './note.js';
@@ -78,6 +78,7 @@ export class CheckpointWitness {
     logs: readonly WitnessedLog[] | readonly NoteVerifier[],
     private readonly options: WitnessOptions = {},
   ) {
+    assertOptions(options);
     this.keysByOrigin = bindKeys(logs, options);
   }
 
