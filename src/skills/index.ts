@@ -33,3 +33,8 @@ export {
   parseMinisignPublicKey, parseMinisignSignature, verifyMinisign, signMinisign, minisignPublicKeyFile, type MinisignKey, type MinisignSignature,
 } from './formats/minisign.js';
 export { parseSshPublicKey, parseSshSignature, verifySshSignature, sshSignedData, signSsh, sshPublicKeyLine, type SshSignature } from './formats/sshsig.js';
+
+// The package's errors and result shape, so that code using only this entry can catch and switch on them.
+export { ParapetError, ParapetTypeError, ParapetRangeError, ParapetStateError } from '../bindings/errors.js';
+export type { ParapetErrorCode } from '../bindings/errors.js';
+export type { VerifyResult, VerifyFailure } from '../bindings/result.js';

@@ -34,3 +34,8 @@ export {
   type WitnessedLog, type WitnessOptions,
 } from './witness.js';
 export { AuditLog } from './audit.js';
+
+// The package's errors and result shape, so that code using only this entry can catch and switch on them.
+export { ParapetError, ParapetTypeError, ParapetRangeError, ParapetStateError } from '../bindings/errors.js';
+export type { ParapetErrorCode } from '../bindings/errors.js';
+export type { VerifyResult, VerifyFailure } from '../bindings/result.js';
