@@ -87,7 +87,7 @@ async function showHistory(): Promise<void> {
   const got = await store.get(key).catch(() => undefined);
   if (got) {
     const p = got.proof;
-    const ok = verifyInclusion(p.leafHash, p.seq, p.size, p.proof, p.root).valid;
+    const ok = verifyInclusion(p.leafHash, p.seq, p.size, p.proof, p.root).ok;
     $('proof').innerHTML = `<p>get → v${got.record.version}: entry ${p.seq} of ${p.size}, root <code>${toBase64(p.root)}</code>, ${p.proof.length}-hash inclusion proof ${ok ? '<span class="ok">verifies</span>' : '<span class="bad">fails</span>'}</p>`;
   }
 }

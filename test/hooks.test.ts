@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { HookRegistry } from '../src/hooks/index.js';
 import { init, registerRetentionHook, VmgMemoryStore } from '../src/vmg/index.js';
+import { ParapetRangeError, ParapetTypeError } from '../src/bindings/errors.js';
+import { expectThrows } from './helpers/errors.js';
 
 await init();
 
@@ -39,9 +41,9 @@ describe('HookRegistry', () => {
     const off = r.register('memory-write', () => ({ veto: true, reason: 'no' }));
     off();
     expect((await r.run('memory-write', {})).vetoed).toBe(false);
-    expect(() => r.register('on-click' as 'memory-write', () => undefined)).toThrow(/"event"/);
-    expect(() => r.register('memory-write', 'x' as unknown as () => void)).toThrow(/"handler"/);
-    expect(() => r.register('memory-write', () => undefined, { timeoutMs: 0 })).toThrow(/"timeoutMs"/);
+    expectThrows(() => r.register('on-click' as 'memory-write', () => undefined), ParapetRangeError, 'invalid-value');
+    expectThrows(() => r.register('memory-write', 'x' as unknown as () => void), ParapetTypeError, 'invalid-type');
+    expectThrows(() => r.register('memory-write', () => undefined, { timeoutMs: 0 }), ParapetRangeError, 'invalid-value');
   });
 });
 

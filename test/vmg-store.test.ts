@@ -189,7 +189,7 @@ for (const h of [memory, sqlite, indexeddb]) {
       expect(got.record.value).toEqual({ lang: 'fr' });
       expect(got.record.provenance.timestamp).toBe(r2.provenance.timestamp);
       const { proof } = got;
-      expect(verifyInclusion(proof.leafHash, proof.seq, proof.size, proof.proof, proof.root).valid).toBe(true);
+      expect(verifyInclusion(proof.leafHash, proof.seq, proof.size, proof.proof, proof.root).ok).toBe(true);
       expect((await store.get('prefs/lang', { asOf: 1 }))!.record.value).toEqual({ lang: 'en', tags: ['a'] });
       expect(await store.get('missing')).toBeUndefined();
       expect((await store.history('prefs/lang')).map((x) => [x.version, x.erased])).toEqual([[1, false], [2, false]]);
@@ -616,7 +616,7 @@ for (const h of [memory, sqlite, indexeddb]) {
           ({ store, backend } = await reload(store, backend));
           await expect(store.get('a')).rejects.toMatchObject({ code: 'backend' }); // 'a' v2 is leaf 2
           const other = (await store.get('d'))!; // leaf 4: its proof does not use (1, 0)
-          expect(verifyInclusion(other.proof.leafHash, other.proof.seq, other.proof.size, other.proof.proof, other.proof.root).valid).toBe(true);
+          expect(verifyInclusion(other.proof.leafHash, other.proof.seq, other.proof.size, other.proof.proof, other.proof.root).ok).toBe(true);
           expect((await store.verify()).problems).toEqual(['root-mismatch']);
         }
       });

@@ -1,4 +1,4 @@
-import { assertInteger, ParapetRangeError, ParapetTypeError } from '../bindings/errors.js';
+import { assertInteger, assertOptions, ParapetRangeError, ParapetTypeError } from '../bindings/errors.js';
 
 /** The events an agent runtime fires. */
 export type HookEvent = 'pre-tool-call' | 'post-tool-call' | 'memory-write' | 'session-end';
@@ -68,6 +68,8 @@ export class HookRegistry {
   register<P>(event: HookEvent, handler: HookHandler<P>, options: HookOptions = {}): () => void {
     if (!HOOK_EVENTS.includes(event)) throw new ParapetRangeError(`"event" must be one of ${HOOK_EVENTS.join(', ')}`, 'invalid-value');
     if (typeof handler !== 'function') throw new ParapetTypeError('"handler" must be a function');
+    assertOptions(options);
+    if (options.name !== undefined && typeof options.name !== 'string') throw new ParapetTypeError('"name" must be a string');
     const priority = options.priority ?? 0;
     if (!Number.isFinite(priority)) throw new ParapetTypeError('"priority" must be a finite number');
     const timeoutMs = options.timeoutMs ?? 5000;

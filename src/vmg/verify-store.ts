@@ -227,7 +227,7 @@ export function verifyStoreAgainst(tx: BackendTx, checkpointNote: string, verifi
     return { valid: false, reason: 'checkpoint-invalid', message: (e as Error).message };
   }
   const opened = openCheckpoint(checkpointNote, [verifier], { origin });
-  if (!opened.valid) return { valid: false, reason: 'checkpoint-invalid', message: `${opened.reason}: ${opened.message}` };
+  if (!opened.ok) return { valid: false, reason: 'checkpoint-invalid', message: `${opened.code}: ${opened.message}` };
   const cp = opened.checkpoint;
   const { n, beyondEnd } = walkLength(tx);
   if (beyondEnd) return { valid: false, reason: 'rewritten', message: `the log holds entries far beyond its ${tx.storedEntries!()} rows: it no longer extends the checkpoint` };
@@ -237,6 +237,6 @@ export function verifyStoreAgainst(tx: BackendTx, checkpointNote: string, verifi
   if (cp.size === 0) return { valid: true, checkpointSize: 0, size: fresh.size };
   const proof = fresh.consistencyProof(cp.size);
   const check = verifyConsistency(cp.size, fresh.size, proof, cp.root, fresh.root());
-  if (!check.valid) return { valid: false, reason: 'rewritten', message: `the log no longer extends the checkpoint at size ${cp.size} (${check.reason})` };
+  if (!check.ok) return { valid: false, reason: 'rewritten', message: `the log no longer extends the checkpoint at size ${cp.size} (${check.code})` };
   return { valid: true, checkpointSize: cp.size, size: fresh.size };
 }
