@@ -5,6 +5,15 @@
  * these for attacker-supplied content: they return a result that says why.
  */
 
+export class ParapetError extends Error {
+  readonly code: string;
+  constructor(message: string, code: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
 export type ParapetErrorCode =
   | 'invalid-type'
   | 'invalid-length'
