@@ -36,12 +36,17 @@ describe('HookRegistry', () => {
 
   it('unregisters, and refuses unknown events and bad options', async () => {
     const r = new HookRegistry();
-    const off = r.register('memory-write', () => ({ veto: true, reason: 'no' }));
+    const off = r.register('pre-tool-call', () => ({ veto: true, reason: 'no' }));
     off();
-    expect((await r.run('memory-write', {})).vetoed).toBe(false);
-    expect(() => r.register('on-click' as 'memory-write', () => undefined)).toThrow(/"event"/);
-    expect(() => r.register('memory-write', 'x' as unknown as () => void)).toThrow(/"handler"/);
-    expect(() => r.register('memory-write', () => undefined, { timeoutMs: 0 })).toThrow(/"timeoutMs"/);
+    expect((await r.run('pre-tool-call', {})).vetoed).toBe(false);
+    expect(() => r.register('on-click' as 'pre-tool-call', () => undefined)).toThrow(/"event"/);
+    expect(() => r.register('pre-tool-call', 'x' as unknown as () => void)).toThrow(/"handler"/);
+    expect(() => r.register('pre-tool-call', () => undefined, { timeoutMs: 0 })).toThrow(/"timeoutMs"/);
+  });
+
+  it('refuses a handler for memory writes: nothing fires that event, so its veto would gate nothing', () => {
+    const r = new HookRegistry();
+    expect(() => r.register('memory-write' as 'pre-tool-call', () => ({ veto: true, reason: 'no' }))).toThrow(expect.objectContaining({ code: 'invalid-value' }));
   });
 });
 
