@@ -16,9 +16,14 @@ import { JournaledMemory } from './journaled-memory.js';
  *   `verify()`;
  * - nodes: the Merkle tree's node hashes.
  *
- * To add a backend (a shared SQL server for many agents), implement this
- * interface; `test/vmg-store.test.ts` runs the whole behaviour suite against
- * every backend and is the conformance test.
+ * This is the extension API for backends (decision 45): a backend is storage
+ * and knows nothing of what the entries mean. `transaction` resolves to
+ * `fn`'s result or rejects with what `fn` threw, changing nothing; a failure of
+ * the storage itself rejects with MemoryStoreError code `backend` (the cause
+ * attached), and use after `close()` with code `closed`. To add a backend (a
+ * shared SQL server for many agents), implement it; `test/vmg-store.test.ts`
+ * runs the whole behaviour suite against every backend and is the conformance
+ * test.
  */
 export interface StorageBackend {
   transaction<T>(fn: (tx: BackendTx) => T): Promise<T>;
