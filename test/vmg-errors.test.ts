@@ -184,6 +184,7 @@ describe('misuse of the memory store', () => {
 
   it('a SQLite path that cannot be opened is open-failed with the cause, and a checkpoint without a signer is no-signer', async () => {
     expect(await thrown(() => new SqliteBackend('/nonexistent/x.db'))).toMatchObject({ code: 'open-failed', message: expect.stringMatching(/\/nonexistent\/x\.db/), cause: expect.anything() });
+    expect(await thrown(() => new SqliteBackend(42 as never))).toMatchObject({ code: 'invalid-type', message: expect.stringMatching(/"path"/) });
     const keys = generateNoteKey('errors.test/a');
     const signed = await open(new MemoryBackend(), { signer: parseSignerKey(keys.signerKey), origin: 'errors.test/a' });
     expect(await signed.checkpoint()).toMatch(/^errors\.test\/a\n0\n/);

@@ -62,7 +62,11 @@ export class IndexedDbBackend implements StorageBackend {
   static async open(name: string, options: IndexedDbOptions | IDBFactory = {}): Promise<IndexedDbBackend> {
     const { factory = globalThis.indexedDB, locks = defaultLocks() } = isFactory(options) ? { factory: options } : options;
     if (!factory) throw new MemoryStoreError('IndexedDB is not available in this runtime', 'open-failed');
-    const unlock = locks ? await exclusive(locks, `parapet-vmg:${name}`) : undefined;
+    const unlock = locks
+      ? await exclusive(locks, `parapet-vmg:${name}`).catch((e: unknown) => {
+        throw new MemoryStoreError(`the Web Lock for the store "${name}" could not be requested`, 'open-failed', { cause: e });
+      })
+      : undefined;
     if (locks && !unlock) throw new MemoryStoreError(`the store "${name}" is open in another tab or worker: one writer per database`, 'locked');
     try {
       const open = factory.open(name, LAYOUT);

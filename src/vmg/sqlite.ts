@@ -20,7 +20,7 @@
  */
 import { closeSync, openSync, unlinkSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { ParapetError } from '../bindings/errors.js';
+import { describe, ParapetError, ParapetTypeError } from '../bindings/errors.js';
 import type { BackendTx, IndexValue, StorageBackend } from './backend.js';
 import { MemoryStoreError } from './errors.js';
 
@@ -117,6 +117,7 @@ export class SqliteBackend implements StorageBackend {
    * `open-failed` (the file cannot be opened or created, or is not SQLite).
    */
   constructor(path: string, options: SqliteOptions = {}) {
+    if (typeof path !== 'string') throw new ParapetTypeError(`"path" must be a string, got ${describe(path)}`);
     const create = options.create ?? true;
     this.#busyTimeout = options.busyTimeoutMs ?? 10_000;
     const created = create && createPrivate(path);
