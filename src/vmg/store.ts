@@ -217,9 +217,10 @@ export class VmgMemoryStore {
     if ('asOf' in options) throw new ParapetTypeError('"asOf" is now "version": get(key, { version })');
     const asked = options.version;
     if (asked !== undefined) assertInteger(asked, 'version', 1, Number.MAX_SAFE_INTEGER);
+    const includeQuarantined = options.includeQuarantined === true;
     return this.#transaction((tx) => {
       const view = new KeyView(tx, ns, key);
-      const usable = (v: { erased: boolean; quarantined: boolean }) => !v.erased && (options!.includeQuarantined === true || !v.quarantined);
+      const usable = (v: { erased: boolean; quarantined: boolean }) => !v.erased && (includeQuarantined || !v.quarantined);
       const at = asked === undefined ? undefined : view.version(asked);
       // The walk back stops at an immutable version: it superseded the ones before it for good, so
       // quarantined it leaves the key with no value, not an older one (a rollback immutability forbids).
