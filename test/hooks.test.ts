@@ -38,12 +38,17 @@ describe('HookRegistry', () => {
 
   it('unregisters, and refuses unknown events and bad options', async () => {
     const r = new HookRegistry();
-    const off = r.register('memory-write', () => ({ veto: true, reason: 'no' }));
+    const off = r.register('pre-tool-call', () => ({ veto: true, reason: 'no' }));
     off();
-    expect((await r.run('memory-write', {})).vetoed).toBe(false);
-    expectThrows(() => r.register('on-click' as 'memory-write', () => undefined), ParapetRangeError, 'invalid-value');
-    expectThrows(() => r.register('memory-write', 'x' as unknown as () => void), ParapetTypeError, 'invalid-type');
-    expectThrows(() => r.register('memory-write', () => undefined, { timeoutMs: 0 }), ParapetRangeError, 'invalid-value');
+    expect((await r.run('pre-tool-call', {})).vetoed).toBe(false);
+    expectThrows(() => r.register('on-click' as 'pre-tool-call', () => undefined), ParapetRangeError, 'invalid-value');
+    expectThrows(() => r.register('pre-tool-call', 'x' as unknown as () => void), ParapetTypeError, 'invalid-type');
+    expectThrows(() => r.register('pre-tool-call', () => undefined, { timeoutMs: 0 }), ParapetRangeError, 'invalid-value');
+  });
+
+  it('refuses a handler for memory writes: nothing fires that event, so its veto would gate nothing', () => {
+    const r = new HookRegistry();
+    expectThrows(() => r.register('memory-write' as 'pre-tool-call', () => ({ veto: true, reason: 'no' })), ParapetRangeError, 'invalid-value');
   });
 });
 

@@ -1,8 +1,13 @@
 import { assertInteger, assertOptions, ParapetRangeError, ParapetTypeError } from '../bindings/errors.js';
 
-/** The events an agent runtime fires. */
-export type HookEvent = 'pre-tool-call' | 'post-tool-call' | 'memory-write' | 'session-end';
-export const HOOK_EVENTS: readonly HookEvent[] = ['pre-tool-call', 'post-tool-call', 'memory-write', 'session-end'];
+/**
+ * The events an agent runtime fires and the package's handlers listen to
+ * (the detector on the tool calls, memory retention on session end). No event
+ * for memory writes: the store never fired one, and a veto registered on it
+ * would have gated nothing; the store's `guard` quarantines writes instead.
+ */
+export type HookEvent = 'pre-tool-call' | 'post-tool-call' | 'session-end';
+export const HOOK_EVENTS: readonly HookEvent[] = ['pre-tool-call', 'post-tool-call', 'session-end'];
 
 /** What a handler may return: nothing (carry on) or a veto with a reason. */
 export type HookVerdict = void | undefined | { readonly veto: true; readonly reason: string } | { readonly veto?: false };

@@ -75,7 +75,7 @@ export async function runChecks(m, options = {}) {
     await store.put('k', { v: 1 }, { policyTag: 'persistent' });
     await store.put('k', { v: 2 }, { policyTag: 'persistent' });
     const back = await store.rollback('k', 1, { reason: 'conformance' });
-    assert(back.version === 3, 'rollback version');
+    assert(back.version === 3 && back.provenance.rolledBackTo === 1 && /^[0-9a-f]{64}$/.test(back.parentHash), 'rollback record');
     const got = await store.get('k');
     assert(got.record.value.v === 1, 'get after rollback');
     assert(tlog.verifyInclusion(got.proof.leafHash, got.proof.seq, got.proof.size, got.proof.proof, got.proof.root).ok, 'record proof');
