@@ -43,7 +43,7 @@ const rows = await runSuite('tlog @1M', [
   { name: 'root of a past size', fn: () => tree.root(1 + rand(N)) },
   { name: 'leaf hash (for reference)', fn: () => hashLeaf(leaf(7)) },
 ]);
-if (!proofs.every((p) => verifyInclusion(p.leaf, p.i, N, p.proof, root).valid)) throw new Error('a generated proof failed');
+if (!proofs.every((p) => verifyInclusion(p.leaf, p.i, N, p.proof, root).ok)) throw new Error('a generated proof failed');
 
 const md = [
   `_${stamp()}_`,

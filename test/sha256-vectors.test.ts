@@ -4,6 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { init, sha256, sha256Utf8, toHex } from '../src/index.js';
 import { canonicalJsonBytes } from '../src/canonical/jcs.js';
 import { hex, parseMonte, parseRsp, readVectorJson, readVectorText } from './helpers/vectors.js';
+import { ParapetTypeError } from '../src/bindings/errors.js';
+import { expectThrows } from './helpers/errors.js';
 
 beforeAll(() => init());
 
@@ -70,7 +72,7 @@ describe('sha256Utf8', () => {
     );
     const long = 'ü'.repeat(100_000); // past one staging crossing
     expect(toHex(sha256Utf8(long))).toBe(createHash('sha256').update(long, 'utf8').digest('hex'));
-    expect(() => sha256Utf8(new Uint8Array(1) as unknown as string)).toThrow(/"text" must be a string/);
+    expectThrows(() => sha256Utf8(new Uint8Array(1) as unknown as string), ParapetTypeError, 'invalid-type');
   });
 
   it('canonicalJsonBytes hands out an array of its own, not a view into a shared pool', () => {

@@ -12,6 +12,8 @@ import {
   SkillRatchet, TrustRoot, verifySkillSignature, type SkillBundle, type TrustRootConfig,
 } from '../src/skills/index.js';
 import { loadSkillFolder } from '../src/skills/node.js';
+import { ParapetRangeError } from '../src/bindings/errors.js';
+import { expectThrows } from './helpers/errors.js';
 
 // Counts the YAML parser's work, to show an oversized frontmatter is refused before it is parsed.
 const yamlWork = vi.hoisted(() => ({ parses: 0 }));
@@ -86,7 +88,7 @@ describe('an inline signature leaves out exactly one canonical line', () => {
     for (const [name, t] of cases) {
       const r = verify(withFile(inline, 'SKILL.md', t));
       expect(r.status, name).toMatch(/^(malformed|digest-mismatch)$/);
-      expect(r.valid, name).toBe(false);
+      expect(r.allowed, name).toBe(false);
     }
   });
 
@@ -118,13 +120,13 @@ describe('an inline signature leaves out exactly one canonical line', () => {
       ['document marker', 'name: weather\ndescription: d\n--- \nallowed-tools: Bash(*)\n'],
       ['directive', '%YAML 1.1\nname: weather\ndescription: d\n'],
     ] as const) {
-      expect(readFrontmatter(skill(fm).files.get('SKILL.md')!), name).toMatchObject({ problem: expect.any(String) });
+      expect(readFrontmatter(skill(fm).files.get('SKILL.md')!), name).toMatchObject({ ok: false, code: 'ambiguous' });
     }
   });
 
   it('signSkill refuses to write an inline signature the verifier would refuse', () => {
     const mentions = skill('name: weather\ndescription: Explains x-signature lines.\n');
-    expect(() => sign(mentions, 'inline')).toThrow(/more than once/);
+    expectThrows(() => sign(mentions, 'inline'), ParapetRangeError, 'invalid-value');
     expect(verify(sign(mentions, 'sidecar'))).toMatchObject({ status: 'verified' });
   });
 });
@@ -140,7 +142,7 @@ describe('one carrier per bundle; look-alike and non-UTF-8 names are refused', (
       ['MANIFEST beside an inline signature', withFile(sign(skill(), 'inline'), 'MANIFEST', 'x\n')],
       ['SKILL.sig beside an inline signature', withFile(sign(skill(), 'inline'), 'SKILL.sig', side.files.get('SKILL.sig')!)],
     ];
-    for (const [name, b] of cases) expect(verify(b), name).toMatchObject({ status: 'malformed', valid: false });
+    for (const [name, b] of cases) expect(verify(b), name).toMatchObject({ ok: false, code: 'malformed', status: 'malformed', allowed: false });
   });
 
   it('carrier look-alikes (Kelvin sign, case, full-width, dotless i) are refused', () => {
@@ -208,16 +210,16 @@ describe('versions are read from the source and compared as SemVer 2.0.0', () =>
   const ratchetAt = (v: string) => SkillRatchet.fromJSON({ version: 1, skills: { weather: v } });
 
   it('an unquoted version is its source text, not a YAML number', () => {
-    expect(readFrontmatter(versioned('1.10').files.get('SKILL.md')!)).toMatchObject({ version: '1.10' });
-    expect(readFrontmatter(versioned('2.0').files.get('SKILL.md')!)).toMatchObject({ version: '2.0' });
+    expect(readFrontmatter(versioned('1.10').files.get('SKILL.md')!)).toMatchObject({ ok: true, meta: { version: '1.10' } });
+    expect(readFrontmatter(versioned('2.0').files.get('SKILL.md')!)).toMatchObject({ ok: true, meta: { version: '2.0' } });
     expect(verify(sign(versioned('1.10')))).toMatchObject({ status: 'verified', version: '1.10' });
-    expect(readFrontmatter(versioned('[1, 2]').files.get('SKILL.md')!)).toMatchObject({ problem: 'version must be a string' });
+    expect(readFrontmatter(versioned('[1, 2]').files.get('SKILL.md')!)).toMatchObject({ ok: false, code: 'invalid-field' });
   });
 
   it('revocations match by SemVer precedence and cannot be dodged by another spelling', () => {
-    expect(verify(sign(versioned('1.10')), { trustRoot: revoking([{ name: 'weather', version: '1.10.0' }]) })).toMatchObject({ status: 'malformed', valid: false });
-    expect(verify(sign(versioned('2.0')), { trustRoot: revoking([{ name: 'weather', version: '2.0.0' }]) })).toMatchObject({ status: 'malformed', valid: false });
-    expect(verify(sign(versioned('"2.0"')), { trustRoot: revoking([{ name: 'weather', version: '2.0.0' }]) })).toMatchObject({ status: 'malformed', valid: false });
+    expect(verify(sign(versioned('1.10')), { trustRoot: revoking([{ name: 'weather', version: '1.10.0' }]) })).toMatchObject({ ok: false, code: 'malformed', status: 'malformed', allowed: false });
+    expect(verify(sign(versioned('2.0')), { trustRoot: revoking([{ name: 'weather', version: '2.0.0' }]) })).toMatchObject({ ok: false, code: 'malformed', status: 'malformed', allowed: false });
+    expect(verify(sign(versioned('"2.0"')), { trustRoot: revoking([{ name: 'weather', version: '2.0.0' }]) })).toMatchObject({ ok: false, code: 'malformed', status: 'malformed', allowed: false });
     expect(verify(sign(versioned('2.0.0+rebuilt')), { trustRoot: revoking([{ name: 'weather', version: '2.0.0' }]) })).toMatchObject({ status: 'revoked' });
     expect(verify(sign(versioned('2.0.0')), { trustRoot: revoking([{ name: 'weather', version: '2.0.0+a' }]) })).toMatchObject({ status: 'revoked' });
     expect(verify(sign(versioned('2.0.1')), { trustRoot: revoking([{ name: 'weather', version: '2.0.0' }]) })).toMatchObject({ status: 'verified' });
@@ -225,7 +227,7 @@ describe('versions are read from the source and compared as SemVer 2.0.0', () =>
     expect(verify(sign(skill('name: weather\ndescription: d\n')), { trustRoot: revoking([{ name: 'weather', version: '2.0.0' }]) })).toMatchObject({ status: 'verified' });
     expect(verify(sign(skill('name: weather\ndescription: d\n')), { trustRoot: revoking([{ name: 'weather' }]) })).toMatchObject({ status: 'revoked' });
     // A list whose versions cannot be ordered is a configuration error.
-    expect(() => new TrustRoot(revoking([{ name: 'weather', version: '1.10' }]))).toThrow(/SemVer/);
+    expectThrows(() => new TrustRoot(revoking([{ name: 'weather', version: '1.10' }])), ParapetRangeError, 'invalid-value');
   });
 
   it('the ratchet orders by SemVer, refuses what it cannot order, and holds against a missing version', () => {
@@ -243,8 +245,8 @@ describe('versions are read from the source and compared as SemVer 2.0.0', () =>
   });
 
   it('the ratchet holds SemVer only', () => {
-    expect(() => SkillRatchet.fromJSON({ version: 1, skills: { weather: 'v1.2' } })).toThrow(/SemVer/);
-    expect(() => new SkillRatchet().accept('weather', '1.1')).toThrow(/SemVer/);
+    expectThrows(() => SkillRatchet.fromJSON({ version: 1, skills: { weather: 'v1.2' } }), ParapetRangeError, 'invalid-value');
+    expectThrows(() => new SkillRatchet().accept('weather', '1.1'), ParapetRangeError, 'invalid-value');
   });
 
   it('compareVersions follows the SemVer 2.0.0 precedence examples (§11)', () => {

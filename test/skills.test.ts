@@ -15,6 +15,8 @@ import {
 import { loadSkillFolder } from '../src/skills/node.js';
 import { vectorPath, hex } from './helpers/vectors.js';
 import { MINISIGN, requireTools, SSH_KEYGEN } from './helpers/system-tools.js';
+import { ParapetRangeError, ParapetStateError } from '../src/bindings/errors.js';
+import { expectRejects, expectThrows } from './helpers/errors.js';
 
 await init();
 
@@ -92,7 +94,7 @@ describe('round trips', () => {
     for (const carrier of ['sidecar', 'inline'] as const) {
       const b = signed(skill(), { carrier });
       const r = verify(b);
-      expect(r, carrier).toMatchObject({ status: 'verified', valid: true, format: carrier, name: 'weather', version: '1.2.0', signer: 'acme', fingerprint: publisher.fingerprint });
+      expect(r, carrier).toMatchObject({ ok: true, status: 'verified', allowed: true, format: carrier, name: 'weather', version: '1.2.0', signer: 'acme', fingerprint: publisher.fingerprint });
     }
     const inline = dec.decode(signed(skill(), { carrier: 'inline' }).files.get('SKILL.md')!);
     expect(inline).toMatch(/^---\nname: weather\n[\s\S]*x-signature: [A-Za-z0-9+/=]+\n---\n/);
@@ -117,7 +119,7 @@ describe('round trips', () => {
 });
 
 describe('every status from a crafted bundle', () => {
-  it('unsigned', () => expect(verify(skill())).toMatchObject({ status: 'unsigned', valid: false }));
+  it('unsigned', () => expect(verify(skill())).toMatchObject({ ok: false, code: 'unsigned', status: 'unsigned', allowed: false }));
 
   it('digest-mismatch: file added, removed, changed, renamed; frontmatter edited', () => {
     const b = signed();
@@ -158,7 +160,7 @@ describe('every status from a crafted bundle', () => {
     env2.statement.version = '9.9.9';
     expect(verify(edit(b, (f) => f.set('SKILL.sig', canonicalJsonBytes(env2))))).toMatchObject({ status: 'bad-signature' });
     const byStranger = signSkill(skill(), stranger.secretKey, { issuedAt: NOW - 1 });
-    expect(verify(byStranger)).toMatchObject({ status: 'untrusted-key', fingerprint: stranger.fingerprint, valid: false });
+    expect(verify(byStranger)).toMatchObject({ ok: false, code: 'untrusted-key', status: 'untrusted-key', fingerprint: stranger.fingerprint, allowed: false });
   });
 
   it('expired', () => {
@@ -178,7 +180,7 @@ describe('every status from a crafted bundle', () => {
     expect(verify(signed(), { trustRoot: root({ skills: [{ name: 'weather', version: '1.1.0' }] }) })).toMatchObject({ status: 'verified' });
     expect(verify(signed(), { trustRoot: root({ expires_at: NOW - 1 }) })).toMatchObject({ status: 'revoked', reasons: [expect.stringMatching(/expired/)] });
     // A list signed by a key that may not sign revocations is a configuration error.
-    expect(() => new TrustRoot({ ...trust, revocations: list({}), revocationSigners: [publisher.fingerprint] })).toThrow(/revocationSigners/);
+    expectThrows(() => new TrustRoot({ ...trust, revocations: list({}), revocationSigners: [publisher.fingerprint] }), ParapetRangeError, 'invalid-value');
   });
 
   it('rollback against the persisted version ratchet', () => {
@@ -188,7 +190,7 @@ describe('every status from a crafted bundle', () => {
     expect(saved.get('weather')).toBe('1.10.0');
     expect(verify(signed(skill({}, 'name: weather\ndescription: d\nversion: 1.9.2\n')), { state: saved })).toMatchObject({ status: 'rollback' });
     expect(verify(signed(skill({}, 'name: weather\ndescription: d\nversion: 1.10.0\n')), { state: saved })).toMatchObject({ status: 'verified' });
-    expect(() => SkillRatchet.fromJSON({ version: 2 })).toThrow(/version 1/);
+    expectThrows(() => SkillRatchet.fromJSON({ version: 2 }), ParapetStateError, 'state-version');
   });
 
   it('policy-denied by deny and allow lists, with explicit precedence', () => {
@@ -227,15 +229,15 @@ describe('every status from a crafted bundle', () => {
     verify(signed(), { audit });
     verify(edit(signed(), (f) => f.delete('data/cities.txt')), { audit });
     expect(audit.size).toBe(2);
-    expect(audit.event(0)).toMatchObject({ type: 'skill-verification', status: 'verified', name: 'weather', fingerprint: publisher.fingerprint });
-    expect(audit.event(1)).toMatchObject({ status: 'digest-mismatch', files: { removed: ['data/cities.txt'] } });
+    expect(audit.event(0)).toMatchObject({ type: 'skill-verification', status: 'verified', allowed: true, name: 'weather', fingerprint: publisher.fingerprint });
+    expect(audit.event(1)).toMatchObject({ status: 'digest-mismatch', allowed: false, files: { removed: ['data/cities.txt'] } });
   });
 
   it('modes: warn reports and allows, off does not verify', () => {
-    expect(verify(skill(), { mode: 'warn' })).toMatchObject({ status: 'unsigned', valid: true });
-    expect(verify(signed(), { mode: 'warn' })).toMatchObject({ status: 'verified', valid: true });
-    expect(verify(skill(), { mode: 'off' })).toMatchObject({ valid: true, reasons: ['verification is off'] });
-    expect(() => verify(skill(), { mode: 'loose' as 'warn' })).toThrow(/"mode"/);
+    expect(verify(skill(), { mode: 'warn' })).toMatchObject({ ok: false, code: 'unsigned', status: 'unsigned', allowed: true });
+    expect(verify(signed(), { mode: 'warn' })).toMatchObject({ ok: true, status: 'verified', allowed: true });
+    expect(verify(signed(), { mode: 'off' })).toMatchObject({ ok: false, code: 'not-checked', status: 'not-checked', allowed: true, reasons: ['verification is off'] });
+    expect(() => verify(skill(), { mode: 'loose' as 'warn' })).toThrow(expect.objectContaining({ name: 'ParapetRangeError', code: 'invalid-value' }));
   });
 });
 
@@ -259,15 +261,15 @@ describe('publishers from a well-known URL (fetch injected)', () => {
   it('refuses an oversized or non-JSON key document', async () => {
     const serve = (body: string) => (async () => new Response(body, { status: 200 })) as unknown as typeof fetch;
     const pub = { publishers: [{ domain: 'example.com', url: 'https://example.com/k.json' }] };
-    await expect(resolvePublishers(pub, serve('x'.repeat(70_000)))).rejects.toThrow(/larger than/);
-    await expect(resolvePublishers(pub, serve('<html>'))).rejects.toThrow(/not JSON/);
+    await expectRejects(resolvePublishers(pub, serve('x'.repeat(70_000))), ParapetRangeError, 'invalid-value');
+    await expectRejects(resolvePublishers(pub, serve('<html>')), ParapetRangeError, 'invalid-value');
   });
 
   it('refuses URLs off the publisher domain or without https', async () => {
     const f = fakeFetch({});
-    await expect(resolvePublishers({ publishers: [{ domain: 'example.com', url: 'https://example.com.evil.test/k.json' }] }, f)).rejects.toThrow(/not on example.com/);
-    await expect(resolvePublishers({ publishers: [{ domain: 'example.com', url: 'https://notexample.com/k.json' }] }, f)).rejects.toThrow(/not on example.com/);
-    await expect(resolvePublishers({ publishers: [{ domain: 'example.com', url: 'http://example.com/k.json' }] }, f)).rejects.toThrow(/https/);
+    await expectRejects(resolvePublishers({ publishers: [{ domain: 'example.com', url: 'https://example.com.evil.test/k.json' }] }, f), ParapetRangeError, 'invalid-value');
+    await expectRejects(resolvePublishers({ publishers: [{ domain: 'example.com', url: 'https://notexample.com/k.json' }] }, f), ParapetRangeError, 'invalid-value');
+    await expectRejects(resolvePublishers({ publishers: [{ domain: 'example.com', url: 'http://example.com/k.json' }] }, f), ParapetRangeError, 'invalid-value');
   });
 });
 
@@ -280,7 +282,7 @@ describe('Node folder loader', () => {
     const b = loadSkillFolder(dir);
     expect([...b.files.keys()].sort()).toEqual(['SKILL.md', 'scripts/get.sh']);
     symlinkSync('/etc/passwd', join(dir, 'scripts', 'link'));
-    expect(() => loadSkillFolder(dir)).toThrow(/symbolic link/);
+    expectThrows(() => loadSkillFolder(dir), ParapetRangeError, 'invalid-value');
   });
 });
 

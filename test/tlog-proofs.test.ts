@@ -7,6 +7,8 @@ import { isPowerOfTwo, splitPoint } from '../src/tlog/math.js';
 import { MerkleTree } from '../src/tlog/tree.js';
 import { verifyConsistency, verifyInclusion } from '../src/tlog/verify.js';
 import { hex, readVectorJson, vectorPath } from './helpers/vectors.js';
+import { ParapetRangeError, ParapetTypeError } from '../src/bindings/errors.js';
+import { expectThrows } from './helpers/errors.js';
 
 await init();
 
@@ -27,8 +29,8 @@ describe('RFC 6962 vectors (transparency-dev/merkle testdata)', () => {
     for (const f of vectorFiles('inclusion')) {
       const v = readVectorJson<{ leafIdx: number; treeSize: number; root: string; leafHash: string; proof: string[] | null; wantErr: boolean }>(f);
       const r = verifyInclusion(b64(v.leafHash), v.leafIdx, v.treeSize, proofOf(v.proof), b64(v.root));
-      expect(r.valid, f).toBe(!v.wantErr);
-      results[r.valid ? 'valid' : 'rejected']++;
+      expect(r.ok, f).toBe(!v.wantErr);
+      results[r.ok ? 'valid' : 'rejected']++;
     }
   });
 
@@ -36,8 +38,8 @@ describe('RFC 6962 vectors (transparency-dev/merkle testdata)', () => {
     for (const f of vectorFiles('consistency')) {
       const v = readVectorJson<{ size1: number; size2: number; root1: string; root2: string; proof: string[] | null; wantErr: boolean }>(f);
       const r = verifyConsistency(v.size1, v.size2, proofOf(v.proof), b64(v.root1), b64(v.root2));
-      expect(r.valid, f).toBe(!v.wantErr);
-      results[r.valid ? 'valid' : 'rejected']++;
+      expect(r.ok, f).toBe(!v.wantErr);
+      results[r.ok ? 'valid' : 'rejected']++;
     }
   });
 
@@ -73,11 +75,11 @@ describe('MerkleTree against roots.json and the derived proofs', () => {
     for (const v of derived.inclusion) {
       expect(tree.inclusionProof(v.leafIdx, v.treeSize).map(toHex)).toEqual(v.proof);
       expect(toHex(tree.leafHash(v.leafIdx))).toBe(v.leafHash);
-      expect(verifyInclusion(hex(v.leafHash), v.leafIdx, v.treeSize, v.proof.map(hex), hex(v.root)).valid).toBe(true);
+      expect(verifyInclusion(hex(v.leafHash), v.leafIdx, v.treeSize, v.proof.map(hex), hex(v.root)).ok).toBe(true);
     }
     for (const v of derived.consistency) {
       expect(tree.consistencyProof(v.size1, v.size2).map(toHex)).toEqual(v.proof);
-      expect(verifyConsistency(v.size1, v.size2, v.proof.map(hex), hex(v.root1), hex(v.root2)).valid).toBe(true);
+      expect(verifyConsistency(v.size1, v.size2, v.proof.map(hex), hex(v.root1), hex(v.root2)).ok).toBe(true);
     }
   });
 });
@@ -116,15 +118,15 @@ describe('properties over random trees', () => {
         const proof = big.inclusionProof(index, size);
         const root = big.root(size);
         const leaf = big.leafHash(index);
-        if (!verifyInclusion(leaf, index, size, proof, root).valid) return false;
+        if (!verifyInclusion(leaf, index, size, proof, root).ok) return false;
         if (proof.length > 0) {
           const i = which % proof.length;
-          if (verifyInclusion(leaf, index, size, flipBit(proof, i, bit), root).valid) return false;
-          if (verifyInclusion(leaf, index, size, proof.slice(0, -1), root).valid) return false;
+          if (verifyInclusion(leaf, index, size, flipBit(proof, i, bit), root).ok) return false;
+          if (verifyInclusion(leaf, index, size, proof.slice(0, -1), root).ok) return false;
         }
-        if (verifyInclusion(leaf, index, size, [...proof, root], root).valid) return false;
-        if (size > 1 && verifyInclusion(leaf, (index + 1 + (which % (size - 1))) % size, size, proof, root).valid) return false;
-        return !verifyInclusion(leaf, index, size, proof, flipBit([root], 0, bit)[0]!).valid;
+        if (verifyInclusion(leaf, index, size, [...proof, root], root).ok) return false;
+        if (size > 1 && verifyInclusion(leaf, (index + 1 + (which % (size - 1))) % size, size, proof, root).ok) return false;
+        return !verifyInclusion(leaf, index, size, proof, flipBit([root], 0, bit)[0]!).ok;
       }),
       { numRuns: 300 },
     );
@@ -137,14 +139,14 @@ describe('properties over random trees', () => {
         const proof = big.consistencyProof(size1, size2);
         const r1 = big.root(size1);
         const r2 = big.root(size2);
-        if (!verifyConsistency(size1, size2, proof, r1, r2).valid) return false;
+        if (!verifyConsistency(size1, size2, proof, r1, r2).ok) return false;
         if (proof.length > 0) {
-          if (verifyConsistency(size1, size2, flipBit(proof, which % proof.length, bit), r1, r2).valid) return false;
-          if (verifyConsistency(size1, size2, proof.slice(1), r1, r2).valid) return false;
+          if (verifyConsistency(size1, size2, flipBit(proof, which % proof.length, bit), r1, r2).ok) return false;
+          if (verifyConsistency(size1, size2, proof.slice(1), r1, r2).ok) return false;
         }
-        if (size1 !== size2 && verifyConsistency(size1, size2, [...proof, r2], r1, r2).valid) return false;
-        if (size1 !== size2 && verifyConsistency(size1 + 1 <= size2 ? size1 + 1 : size1 - 1, size2, proof, r1, r2).valid) return false;
-        return !verifyConsistency(size1, size2, proof, flipBit([r1], 0, bit)[0]!, r2).valid;
+        if (size1 !== size2 && verifyConsistency(size1, size2, [...proof, r2], r1, r2).ok) return false;
+        if (size1 !== size2 && verifyConsistency(size1 + 1 <= size2 ? size1 + 1 : size1 - 1, size2, proof, r1, r2).ok) return false;
+        return !verifyConsistency(size1, size2, proof, flipBit([r1], 0, bit)[0]!, r2).ok;
       }),
       { numRuns: 300 },
     );
@@ -152,8 +154,8 @@ describe('properties over random trees', () => {
 
   it('size 0: a proof from the empty tree proves nothing and is refused as such', () => {
     expect(big.consistencyProof(0, 5)).toEqual([]);
-    expect(verifyConsistency(0, 5, [], emptyRoot(), big.root(5))).toMatchObject({ valid: false, reason: 'empty-tree' });
-    expect(verifyConsistency(0, 0, [], emptyRoot(), emptyRoot())).toMatchObject({ valid: false, reason: 'empty-tree' });
+    expect(verifyConsistency(0, 5, [], emptyRoot(), big.root(5))).toMatchObject({ ok: false, code: 'empty-tree' });
+    expect(verifyConsistency(0, 0, [], emptyRoot(), emptyRoot())).toMatchObject({ ok: false, code: 'empty-tree' });
   });
 });
 
@@ -165,27 +167,27 @@ describe('misuse and hostile input', () => {
     const root = tree.root();
     const leaf = tree.leafHash(0);
     const proof = tree.inclusionProof(0);
-    expect(verifyInclusion(leaf, 3, 3, proof, root)).toMatchObject({ valid: false, reason: 'index-out-of-range' });
-    expect(verifyInclusion(leaf, -1, 3, proof, root)).toMatchObject({ valid: false, reason: 'invalid-size' });
-    expect(verifyInclusion(leaf, 0.5, 3, proof, root)).toMatchObject({ valid: false, reason: 'invalid-size' });
-    expect(verifyInclusion(leaf, 0, 3, [new Uint8Array(31), ...proof.slice(1)], root)).toMatchObject({ reason: 'bad-hash-length' });
-    expect(verifyInclusion(leaf, 0, 3, 'junk' as unknown as Uint8Array[], root)).toMatchObject({ reason: 'bad-hash-length' });
-    expect(verifyInclusion(null as unknown as Uint8Array, 0, 3, proof, root)).toMatchObject({ reason: 'bad-hash-length' });
+    expect(verifyInclusion(leaf, 3, 3, proof, root)).toMatchObject({ ok: false, code: 'index-out-of-range' });
+    expect(verifyInclusion(leaf, -1, 3, proof, root)).toMatchObject({ ok: false, code: 'invalid-size' });
+    expect(verifyInclusion(leaf, 0.5, 3, proof, root)).toMatchObject({ ok: false, code: 'invalid-size' });
+    expect(verifyInclusion(leaf, 0, 3, [new Uint8Array(31), ...proof.slice(1)], root)).toMatchObject({ code: 'bad-hash-length' });
+    expect(verifyInclusion(leaf, 0, 3, 'junk' as unknown as Uint8Array[], root)).toMatchObject({ code: 'bad-hash-length' });
+    expect(verifyInclusion(null as unknown as Uint8Array, 0, 3, proof, root)).toMatchObject({ code: 'bad-hash-length' });
     const bad = verifyInclusion(tree.leafHash(1), 0, 3, proof, root);
-    expect(bad).toMatchObject({ valid: false, reason: 'root-mismatch' });
-    expect(bad.valid ? undefined : toHex(bad.expected!)).toBe(toHex(root));
-    expect(verifyConsistency(3, 2, [], root, root)).toMatchObject({ reason: 'size-order' });
-    expect(verifyConsistency(NaN, 2, [], root, root)).toMatchObject({ reason: 'invalid-size' });
+    expect(bad).toMatchObject({ ok: false, code: 'root-mismatch' });
+    expect(bad.ok ? undefined : toHex(bad.expected!)).toBe(toHex(root));
+    expect(verifyConsistency(3, 2, [], root, root)).toMatchObject({ code: 'size-order' });
+    expect(verifyConsistency(NaN, 2, [], root, root)).toMatchObject({ code: 'invalid-size' });
   });
 
   it('the tree throws typed errors for caller misuse', () => {
-    expect(() => tree.inclusionProof(3)).toThrow(/"index"/);
-    expect(() => tree.inclusionProof(0, 4)).toThrow(/"size"/);
-    expect(() => tree.consistencyProof(4, 3)).toThrow(/"size1"/);
-    expect(() => tree.root(9)).toThrow(/"size"/);
-    expect(() => new MerkleTree().inclusionProof(0)).toThrow(/empty tree/);
-    expect(() => tree.appendLeafHash(new Uint8Array(31))).toThrow(/"leafHash" must be 32 bytes/);
-    expect(() => tree.append('x' as unknown as Uint8Array)).toThrow(/"leafData"/);
+    expectThrows(() => tree.inclusionProof(3), ParapetRangeError, 'invalid-value');
+    expectThrows(() => tree.inclusionProof(0, 4), ParapetRangeError, 'invalid-value');
+    expectThrows(() => tree.consistencyProof(4, 3), ParapetRangeError, 'invalid-value');
+    expectThrows(() => tree.root(9), ParapetRangeError, 'invalid-value');
+    expectThrows(() => new MerkleTree().inclusionProof(0), ParapetRangeError, 'invalid-value');
+    expectThrows(() => tree.appendLeafHash(new Uint8Array(31)), ParapetRangeError, 'invalid-length');
+    expectThrows(() => tree.append('x' as unknown as Uint8Array), ParapetTypeError, 'invalid-type');
     expect(tree.size).toBe(3);
   });
 });
@@ -198,7 +200,7 @@ describe('appendLeafHashes', () => {
     const batched = new MerkleTree();
     for (const [a, b] of [[0, 1], [1, 100], [100, 101], [101, 513], [513, 777]] as const) batched.appendLeafHashes(leaves.slice(a, b).map(hashLeaf));
     for (const size of [1, 2, 3, 100, 101, 512, 513, 776, 777]) expect(toHex(batched.root(size))).toBe(toHex(one.root(size)));
-    expect(() => batched.appendLeafHashes([new Uint8Array(31)])).toThrow(/"hashes\[0\]" must be 32 bytes/);
+    expectThrows(() => batched.appendLeafHashes([new Uint8Array(31)]), ParapetRangeError, 'invalid-length');
   });
 });
 

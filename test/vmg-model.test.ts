@@ -138,7 +138,7 @@ async function check(backend: StorageBackend, runs: number): Promise<void> {
           const history = await stores.get(session)!.history(key);
           // Ephemeral values are visible only to the store object that wrote them.
           const visible = (v: Version) => !v.erased && (v.policy !== 'ephemeral' || v.session === session);
-          expect(history.map((h) => [h.version, h.policy_tag, h.quarantined, h.erased])).toEqual(versions.map((v, i) => [i + 1, v.policy, v.quarantined, !visible(v)]));
+          expect(history.map((h) => [h.version, h.policyTag, h.quarantined, h.erased])).toEqual(versions.map((v, i) => [i + 1, v.policy, v.quarantined, !visible(v)]));
           const got = await stores.get(session)!.get(key);
           // The newest usable version by the index, unless an immutable one (quarantined) comes first: it superseded
           // the older ones for good. Another object's ephemeral version reads as no value (next test).

@@ -30,7 +30,7 @@ describe('SqliteBackend across processes', () => {
     expect((await again.get('counter'))!.record).toMatchObject({ value: 80, version: 81 });
     const history = await again.history('counter');
     expect(new Set(history.map((h) => h.version)).size).toBe(81);
-    expect(new Set(history.map((h) => h.provenance.agent_id)).size).toBe(3);
+    expect(new Set(history.map((h) => h.provenance.agentId)).size).toBe(3);
     expect((await again.verify()).ok).toBe(true);
     await again.close();
   }, 60_000);

@@ -38,23 +38,23 @@ describe('SqliteBackend read cache', () => {
     await store.put('k', 1, { policyTag: 'persistent' });
     await store.put('k', 2, { policyTag: 'persistent' }); // head of "k" now cached
     backend.db.prepare('UPDATE kv SET rec = ? WHERE name = ?').run('not json', 'k\u0000default\u0000k');
-    await expect(store.put('k', 3, { policyTag: 'persistent' })).rejects.toMatchObject({ code: 'backend' });
+    await expect(store.put('k', 3, { policyTag: 'persistent' })).rejects.toMatchObject({ code: 'store-damaged' });
     await store.close();
   });
 
   it('a failed operation leaves nothing behind, in the file or in the cache', async () => {
     const backend = new SqliteBackend(file());
     const store = await open(backend);
-    const { write_hash } = await store.put('k', 1, { policyTag: 'persistent' });
+    const { writeHash } = await store.put('k', 1, { policyTag: 'persistent' });
     await expect(
       backend.transaction((tx) => {
         tx.putEntry(1, new Uint8Array([1]));
-        tx.setIndex('k\u0000default\u0000k', { latest: 9, forgotten: false, hash: write_hash, policy: 'persistent' });
+        tx.setIndex('k\u0000default\u0000k', { latest: 9, forgotten: false, hash: writeHash, policy: 'persistent' });
         tx.nodes.set(0, 1, new Uint8Array(32));
         throw new Error('boom');
       }),
     ).rejects.toThrow('boom');
-    expect(await backend.transaction((tx) => [tx.entryCount(), tx.nodes.leafCount(), tx.getIndex('k\u0000default\u0000k')])).toEqual([1, 1, { latest: 1, forgotten: false, hash: write_hash, policy: 'persistent' }]);
+    expect(await backend.transaction((tx) => [tx.entryCount(), tx.nodes.leafCount(), tx.getIndex('k\u0000default\u0000k')])).toEqual([1, 1, { latest: 1, forgotten: false, hash: writeHash, policy: 'persistent' }]);
     await store.put('k', 2, { policyTag: 'persistent', expectedVersion: 1 });
     expect((await store.verify()).ok).toBe(true);
     await store.close();
@@ -78,7 +78,7 @@ describe('SqliteBackend layout', () => {
     const old = new Database(path);
     old.exec('CREATE TABLE entries (seq INTEGER PRIMARY KEY, bytes BLOB NOT NULL)');
     old.close();
-    expect(() => new SqliteBackend(path)).toThrow(expect.objectContaining({ code: 'backend', message: expect.stringMatching(/layout 0, expected 3/) }));
+    expect(() => new SqliteBackend(path)).toThrow(expect.objectContaining({ code: 'layout-mismatch', message: expect.stringMatching(/layout 0, expected 3/) }));
   });
 });
 
@@ -92,11 +92,12 @@ describe('SqliteBackend log rows far beyond the end', () => {
     backend.db.prepare('INSERT INTO log (seq, entry, nodes) VALUES (?, ?, ?)').run(1e12, Buffer.from('{}'), null);
     const report = await store.verify();
     expect(report.ok).toBe(false);
-    expect(report.problems[0]).toBe('entries-beyond-end');
+    expect(report).toMatchObject({ ok: false, code: 'entries-beyond-end' });
+    expect(report.problems[0]!.code).toBe('entries-beyond-end');
     expect(report.size).toBe(2 * 4 + 64); // the walk's bound: twice the rows held, plus 64
     expect(report.entries.slice(0, 3).map((e) => e.status)).toEqual(['ok', 'ok', 'ok']);
-    expect(await store.verifyAgainst(checkpoint, keys.verifierKey)).toMatchObject({ valid: false, reason: 'rewritten', message: expect.stringMatching(/far beyond/) });
-    await expect(store.get('k1')).rejects.toMatchObject({ code: 'backend' });
+    expect(await store.verifyAgainst(checkpoint, keys.verifierKey)).toMatchObject({ ok: false, code: 'rewritten', message: expect.stringMatching(/far beyond/) });
+    await expect(store.get('k1')).rejects.toMatchObject({ code: 'store-damaged' });
     await store.close();
   });
 
@@ -109,7 +110,7 @@ describe('SqliteBackend log rows far beyond the end', () => {
     const head = JSON.parse(backend.db.prepare('SELECT rec FROM kv WHERE name = ?').pluck().get('k\u0000default\u0000k') as string);
     backend.db.prepare('UPDATE kv SET rec = ? WHERE name = ?').run(JSON.stringify({ ...head, latest: 1e12 }), 'k\u0000default\u0000k');
     for (const read of [() => store.get('k'), () => store.history('k'), () => store.forget('k'), () => store.promote('k', { approver: 'op' })]) {
-      await expect(read()).rejects.toMatchObject({ code: 'backend', message: expect.stringMatching(/"k" v\d+ is missing: run verify\(\)/) });
+      await expect(read()).rejects.toMatchObject({ code: 'store-damaged', message: expect.stringMatching(/"k" v\d+ is missing: run verify\(\)/) });
     }
     await store.close();
   });
@@ -121,9 +122,9 @@ describe('SqliteBackend log truncated by deleting rows (entries and nodes alike)
     const store = await open(backend);
     for (let i = 0; i < 6; i++) await store.put(`k${i}`, i, { policyTag: 'persistent' });
     backend.db.prepare('DELETE FROM log WHERE seq >= 3').run(); // the tree stays consistent with the entries left
-    await expect(store.put('after', 1, { policyTag: 'persistent' })).rejects.toMatchObject({ code: 'backend', message: expect.stringMatching(/holds 3 entries but its recorded head says 6/) });
-    await expect(store.endSession()).rejects.toMatchObject({ code: 'backend' });
-    expect((await store.verify()).problems).toContain('truncated');
+    await expect(store.put('after', 1, { policyTag: 'persistent' })).rejects.toMatchObject({ code: 'store-damaged', message: expect.stringMatching(/holds 3 entries but its recorded head says 6/) });
+    await expect(store.endSession()).rejects.toMatchObject({ code: 'store-damaged' });
+    expect((await store.verify()).problems.map((p) => p.code)).toContain('truncated');
     await store.close();
   });
 });
@@ -154,7 +155,6 @@ describe('SqliteBackend with create: false (tools that read or verify)', () => {
 describe('SqliteBackend prefetch', () => {
   /** The same file, its transactions' prefetch hint removed: every read is a statement of its own. */
   const withoutPrefetch = (backend: SqliteBackend): StorageBackend => ({
-    durable: true,
     transaction: (fn) => backend.transaction((tx) => fn({ ...tx, prefetch: undefined })),
     close: () => backend.close(),
   });
@@ -187,7 +187,7 @@ describe('SqliteBackend prefetch', () => {
       [4501, ['chain-broken']],
     ]);
     // k5's record quarantined by an edit; k20's record deleted; k300 v7 lost its entry (4500); (1, 2047) edited.
-    expect(bulk.problems).toEqual(['index-mismatch:default/k5', 'index-mismatch:default/k20', 'index-mismatch:default/k300', 'root-mismatch']);
+    expect(bulk.problems.map((p) => (p.code === 'index-mismatch' ? `${p.code}:${p.ns}/${p.key}` : p.code))).toEqual(['index-mismatch:default/k5', 'index-mismatch:default/k20', 'index-mismatch:default/k300', 'root-mismatch']);
     await store.close();
   });
 });

@@ -55,7 +55,7 @@ async function seeded<B extends StorageBackend = RawMemoryBackend>(backend: B = 
 async function operationsFailTyped(store: VmgMemoryStore, editedLog: boolean): Promise<void> {
   const before = await store.verify();
   const operations = [
-    () => store.get('k'), () => store.get('k', { asOf: 2 }), () => store.history('k'), () => store.get('d', { includeQuarantined: true }),
+    () => store.get('k'), () => store.get('k', { version: 2 }), () => store.history('k'), () => store.get('d', { includeQuarantined: true }),
     () => store.get('j', { namespace: 'other' }), () => store.history('f'), () => store.get('i'), () => store.get('open'),
     () => store.put('k', 'after', { policyTag: 'persistent' }), () => store.put('new', 1, { policyTag: 'session' }),
     () => store.rollback('k', 1, { reason: 'r' }), () => store.quarantine('k', { reason: 'r' }), () => store.promote('d', { approver: 'op' }),
@@ -63,7 +63,7 @@ async function operationsFailTyped(store: VmgMemoryStore, editedLog: boolean): P
   ];
   for (const operation of operations) await (operation() as Promise<unknown>).catch((e: unknown) => expect(e).toBeInstanceOf(MemoryStoreError));
   const after = await store.verify();
-  if (!before.ok && editedLog) expect(after.ok, `reported before the writes: ${[...before.problems, ...before.entries.filter((r) => r.status === 'tampered').flatMap((r) => r.reasons)]}`).toBe(false);
+  if (!before.ok && editedLog) expect(after.ok, `reported before the writes: ${[...before.problems.map((p) => p.code), ...before.entries.filter((r) => r.status === 'tampered').flatMap((r) => r.reasons)]}`).toBe(false);
 }
 
 /** Session retention lists are index data the log cannot check until the session's purge (README: what verify() checks). */
@@ -170,7 +170,7 @@ describe('an attacker with write access to the backend', () => {
     for (const head of [0, 3, -1, 'x', null, [99], { size: 99 }] as IndexValue[]) {
       const { backend, store } = await seeded();
       backend.setIndex(HEAD_INDEX, head);
-      expect((await store.verify()).problems, JSON.stringify(head)).toContain('head-mismatch');
+      expect((await store.verify()).problems.map((p) => p.code), JSON.stringify(head)).toContain('head-mismatch');
     }
   });
 
@@ -412,7 +412,7 @@ describe('an attacker with the browser\'s IndexedDB storage', () => {
       const { store } = await seeded(await IndexedDbBackend.open(name, { locks: null }));
       await store.close();
       await applyRow(name, e);
-      await expect(IndexedDbBackend.open(name, { locks: null }), JSON.stringify(e)).rejects.toMatchObject({ code: 'backend', message: expect.stringMatching(/is damaged/) });
+      await expect(IndexedDbBackend.open(name, { locks: null }), JSON.stringify(e)).rejects.toMatchObject({ code: 'store-damaged', message: expect.stringMatching(/is damaged/) });
     }
   });
 });

@@ -7,6 +7,8 @@ import { ParapetRangeError, ParapetTypeError, assertBytes, describe } from './er
  * the first difference), for hashes, roots and key ids.
  */
 export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  assertBytes(a, 'a');
+  assertBytes(b, 'b');
   if (a.length !== b.length) return false;
   let diff = 0;
   for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;

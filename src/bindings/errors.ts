@@ -1,22 +1,12 @@
 /**
- * Errors thrown for caller misuse. Each carries a stable `code` to switch on.
- * Wrong types are `TypeError`s and wrong sizes `RangeError`s (as in
- * noble-hashes), and the message names the parameter. Verifiers never throw
- * these for attacker-supplied content: they return a result that says why.
+ * Every error the package throws is a `ParapetError`: one class to catch, and
+ * a stable `code` to switch on (messages are for people and may change).
+ * Misuse by the caller throws; verifiers never throw on attacker-supplied
+ * content, they return a result that says why (see `VerifyResult`).
+ *
+ * The subclasses extend `ParapetError`, not the platform's `TypeError` and
+ * `RangeError`: one base for the whole taxonomy (decision 40).
  */
-
-export type ParapetErrorCode =
-  | 'invalid-type'
-  | 'invalid-length'
-  | 'invalid-value'
-  | 'not-initialized'
-  | 'init-failed'
-  | 'hasher-finished'
-  | 'destroyed'
-  | 'state-version'
-  | 'store-damaged';
-
-/** The base of every error the package throws: a stable `code` to switch on beside the message. */
 export class ParapetError extends Error {
   readonly code: string;
   constructor(message: string, code: string, options?: { cause?: unknown }) {
@@ -26,30 +16,37 @@ export class ParapetError extends Error {
   }
 }
 
-export class ParapetTypeError extends TypeError {
-  readonly code = 'invalid-type' as const;
-  constructor(message: string) {
-    super(message);
-    this.name = 'ParapetTypeError';
+/** A value of the wrong type: the message names the parameter. */
+export type ParapetTypeErrorCode = 'invalid-type';
+/** A value of the right type but the wrong size, or out of its allowed set or range. */
+export type ParapetRangeErrorCode = 'invalid-length' | 'invalid-value';
+/**
+ * Used out of order or on damaged state: not initialised, a core that failed
+ * to load, a hasher reused after digest, an object used after destroy, saved
+ * state of another version, a node store whose hashes are missing or malformed.
+ */
+export type ParapetStateErrorCode = 'not-initialized' | 'init-failed' | 'hasher-finished' | 'destroyed' | 'state-version' | 'store-damaged';
+export type ParapetErrorCode = ParapetTypeErrorCode | ParapetRangeErrorCode | ParapetStateErrorCode;
+
+export class ParapetTypeError extends ParapetError {
+  declare readonly code: ParapetTypeErrorCode;
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, 'invalid-type', options);
   }
 }
 
-export class ParapetRangeError extends RangeError {
-  readonly code: 'invalid-length' | 'invalid-value';
-  constructor(message: string, code: 'invalid-length' | 'invalid-value' = 'invalid-length') {
-    super(message);
-    this.name = 'ParapetRangeError';
-    this.code = code;
+export class ParapetRangeError extends ParapetError {
+  declare readonly code: ParapetRangeErrorCode;
+  constructor(message: string, code: ParapetRangeErrorCode = 'invalid-length', options?: { cause?: unknown }) {
+    super(message, code, options);
   }
 }
 
-/** The API was used out of order: not initialised, hasher reused after digest, stale saved state. */
-export class ParapetStateError extends Error {
-  readonly code: 'not-initialized' | 'init-failed' | 'hasher-finished' | 'destroyed' | 'state-version' | 'store-damaged';
-  constructor(message: string, code: ParapetStateError['code'], options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'ParapetStateError';
-    this.code = code;
+/** The API was used out of order, or state it relies on is not what it should be. */
+export class ParapetStateError extends ParapetError {
+  declare readonly code: ParapetStateErrorCode;
+  constructor(message: string, code: ParapetStateErrorCode, options?: { cause?: unknown }) {
+    super(message, code, options);
   }
 }
 
@@ -76,6 +73,13 @@ export function assertInteger(value: unknown, name: string, min: number, max: nu
   }
   if (value < min || value > max) {
     throw new ParapetRangeError(`"${name}" must be in [${min}, ${max}], got ${value}`, 'invalid-value');
+  }
+}
+
+/** Throw unless `value` is an options object (undefined is taken care of by a default parameter, null is not). */
+export function assertOptions(value: unknown, name = 'options'): asserts value is object {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ParapetTypeError(`"${name}" must be an object, got ${describe(value)}`);
   }
 }
 

@@ -6,6 +6,11 @@
 export interface CoreExports {
   readonly memory: WebAssembly.Memory;
   readonly ABI_VERSION: WebAssembly.Global;
+  readonly SHA256_CONTEXT_BYTES: WebAssembly.Global;
+  readonly MODE_TEXT: WebAssembly.Global;
+  readonly MODE_JSON: WebAssembly.Global;
+  readonly MODE_AUTO: WebAssembly.Global;
+  readonly MAX_SHINGLE_K: WebAssembly.Global;
   heapBase(): number;
 
   sha256Init(ctx: number): void;
@@ -43,8 +48,24 @@ export interface CoreExports {
   readingRanges(region: number): number;
 }
 
-/** The ABI this build of the bindings speaks; core.wasm must report the same. */
+/**
+ * The ABI this build of the bindings speaks; core.wasm must report the same.
+ * The one number the bindings hold themselves: it is what they check the core against.
+ */
 export const EXPECTED_ABI_VERSION = 4;
 
-/** Size of a SHA-256 context in wasm memory (assembly/sha256.ts). */
-export const SHA256_CONTEXT_BYTES = 112;
+/**
+ * Numbers the core defines and the bindings must agree with, read from its
+ * exported globals when it loads rather than copied here, so that a core
+ * built with other values cannot be driven with stale ones.
+ */
+export interface CoreConstants {
+  /** Bytes of one SHA-256 context in wasm memory (assembly/sha256.ts). */
+  readonly sha256ContextBytes: number;
+  /** Tokenizer modes (assembly/tokenizer.ts). */
+  readonly modeText: number;
+  readonly modeJson: number;
+  readonly modeAuto: number;
+  /** Largest shingle length k the core computes; larger k is clamped there. */
+  readonly maxShingleK: number;
+}

@@ -14,5 +14,6 @@ export { readText, readingRanges } from './reading.js';
 export type { Reading, ReadingRanges } from './reading.js';
 export type { FeaturizeOptions, TokenizeMode } from './text.js';
 export { toHex, fromHex, toBase64, fromBase64, bytesEqual } from './encoding.js';
-export { ParapetTypeError, ParapetRangeError, ParapetStateError } from './errors.js';
-export type { ParapetErrorCode } from './errors.js';
+export { ParapetError, ParapetTypeError, ParapetRangeError, ParapetStateError } from './errors.js';
+export type { ParapetErrorCode, ParapetTypeErrorCode, ParapetRangeErrorCode, ParapetStateErrorCode } from './errors.js';
+export type { VerifyResult, VerifyFailure } from './result.js';

@@ -1,12 +1,13 @@
 import { Arena } from './arena.js';
 import { ParapetStateError } from './errors.js';
-import { EXPECTED_ABI_VERSION, type CoreExports } from './exports.js';
+import { EXPECTED_ABI_VERSION, type CoreConstants, type CoreExports } from './exports.js';
 
 /** What `init` accepts: a compiled module, the wasm bytes, a fetch Response, or a promise of one. */
 export type InitInput = WebAssembly.Module | BufferSource | Response;
 export type InitSource = InitInput | PromiseLike<InitInput>;
 
 let core: CoreExports | undefined;
+let constants: CoreConstants | undefined;
 let arena: Arena | undefined;
 let pending: Promise<void> | undefined;
 
@@ -49,8 +50,13 @@ export function loadCore(source: InitSource | undefined, fallback: () => InitSou
 /** Synchronous load for callers that hold the module or bytes already. */
 export function loadCoreSync(source: WebAssembly.Module | BufferSource): void {
   if (core) return;
-  const module = source instanceof WebAssembly.Module ? source : new WebAssembly.Module(source);
-  adopt(new WebAssembly.Instance(module, {}));
+  try {
+    const module = source instanceof WebAssembly.Module ? source : new WebAssembly.Module(source);
+    adopt(new WebAssembly.Instance(module, {}));
+  } catch (cause) {
+    if (cause instanceof ParapetStateError) throw cause;
+    throw new ParapetStateError(`parapet: could not load core.wasm (${String(cause)})`, 'init-failed', { cause });
+  }
 }
 
 async function toModule(input: InitInput): Promise<WebAssembly.Module> {
@@ -82,7 +88,22 @@ function adopt(instance: WebAssembly.Instance): void {
       'init-failed',
     );
   }
+  const read = (name: 'SHA256_CONTEXT_BYTES' | 'MODE_TEXT' | 'MODE_JSON' | 'MODE_AUTO' | 'MAX_SHINGLE_K'): number => {
+    const value: unknown = exports[name]?.value;
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+      throw new ParapetStateError(`parapet: core.wasm does not export ${name} as a non-negative integer; rebuild`, 'init-failed');
+    }
+    return value;
+  };
+  const values = {
+    sha256ContextBytes: read('SHA256_CONTEXT_BYTES'),
+    modeText: read('MODE_TEXT'),
+    modeJson: read('MODE_JSON'),
+    modeAuto: read('MODE_AUTO'),
+    maxShingleK: read('MAX_SHINGLE_K'),
+  };
   arena = new Arena(exports.memory, exports.heapBase() >>> 0);
+  constants = Object.freeze(values);
   core = exports;
 }
 
@@ -102,6 +123,12 @@ export function getCore(): CoreExports {
     throw new ParapetStateError('parapet: call `await init()` before using the core', 'not-initialized');
   }
   return core;
+}
+
+/** The core's own constants (see `CoreConstants`); throws if `init()` has not completed. */
+export function coreConstants(): CoreConstants {
+  getCore();
+  return constants!;
 }
 
 export function getArena(): Arena {

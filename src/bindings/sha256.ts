@@ -1,6 +1,5 @@
-import { assertBytes, assertBytesArray, describe, ParapetStateError, ParapetTypeError } from './errors.js';
-import { SHA256_CONTEXT_BYTES } from './exports.js';
-import { getCore, heapU32, heapU8, scratch, STAGE_LIMIT } from './instance.js';
+import { assertBytes, assertBytesArray, describe, ParapetRangeError, ParapetStateError, ParapetTypeError } from './errors.js';
+import { coreConstants, getCore, heapU32, heapU8, scratch, STAGE_LIMIT } from './instance.js';
 import { OwnedBlock } from './owned.js';
 
 /** Streaming SHA-256, as returned by `sha256.create()`. */
@@ -19,7 +18,7 @@ class WasmSha256 implements Sha256Hasher {
   private ctx: OwnedBlock | undefined;
 
   constructor() {
-    this.ctx = new OwnedBlock(this, SHA256_CONTEXT_BYTES);
+    this.ctx = new OwnedBlock(this, coreConstants().sha256ContextBytes);
     getCore().sha256Init(this.ctx.ptr);
   }
 
@@ -38,7 +37,7 @@ class WasmSha256 implements Sha256Hasher {
 
   digestInto(out: Uint8Array): void {
     assertBytes(out, 'out');
-    if (out.length < 32) throw new RangeError(`"out" must hold at least 32 bytes, got ${out.length}`);
+    if (out.length < 32) throw new ParapetRangeError(`"out" must hold at least 32 bytes, got ${out.length}`);
     const ctx = this.live();
     const ptr = scratch(32);
     getCore().sha256Final(ctx.ptr, ptr);
@@ -55,7 +54,7 @@ class WasmSha256 implements Sha256Hasher {
   destroy(): void {
     if (!this.ctx) return;
     // Zero the context: it holds message bytes and intermediate state.
-    heapU8().fill(0, this.ctx.ptr, this.ctx.ptr + SHA256_CONTEXT_BYTES);
+    heapU8().fill(0, this.ctx.ptr, this.ctx.ptr + this.ctx.bytes);
     this.ctx.release();
     this.ctx = undefined;
   }
@@ -282,7 +281,7 @@ const PAIRS_PER_CROSSING = STAGE_LIMIT / 64;
  */
 export function merkleNodeHashBatch(pairs: Uint8Array): Uint8Array {
   assertBytes(pairs, 'pairs');
-  if (pairs.length % 64 !== 0) throw new RangeError(`"pairs" must be a multiple of 64 bytes, got ${pairs.length}`);
+  if (pairs.length % 64 !== 0) throw new ParapetRangeError(`"pairs" must be a multiple of 64 bytes, got ${pairs.length}`);
   const total = pairs.length / 64;
   const result = new Uint8Array(total * 32);
   const core = getCore();

@@ -1,3 +1,5 @@
+import { ParapetRangeError, ParapetTypeError } from '../bindings/errors.js';
+
 /** A small argv parser: positionals, `--flag`, `--key value` and `--key=value`. */
 export interface ParsedArgs {
   readonly positionals: string[];
@@ -60,8 +62,11 @@ export function parseUserValue<T>(where: string, parse: () => T): T {
   try {
     return parse();
   } catch (e) {
-    // ParapetTypeError and ParapetRangeError are TypeError and RangeError.
-    if (e instanceof TypeError || e instanceof RangeError || e instanceof SyntaxError) throw new UsageError(`${where}: ${e.message}`);
+    // A ParapetStateError is not the value's fault; JSON.parse throws SyntaxError;
+    // the platform's TypeError/RangeError still reach here from values the
+    // library does not check itself yet.
+    const valueError = e instanceof ParapetTypeError || e instanceof ParapetRangeError || e instanceof SyntaxError || e instanceof TypeError || e instanceof RangeError;
+    if (valueError) throw new UsageError(`${where}: ${(e as Error).message}`);
     throw e;
   }
 }

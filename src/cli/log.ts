@@ -66,9 +66,9 @@ function boundedFlag(flags: Map<string, string | true>, name: string, max: numbe
 }
 
 function report(result: ProofResult, json: boolean): number {
-  if (json) printJson(result.valid ? { valid: true } : { valid: false, reason: result.reason, message: result.message });
-  else process.stdout.write(result.valid ? 'ok: proof verifies\n' : `refused (${result.reason}): ${result.message}\n`);
-  return result.valid ? 0 : 1;
+  if (json) printJson(result.ok ? { ok: true } : { ok: false, code: result.code, message: result.message });
+  else process.stdout.write(result.ok ? 'ok: proof verifies\n' : `refused (${result.code}): ${result.message}\n`);
+  return result.ok ? 0 : 1;
 }
 
 function readJson(path: string | undefined): Record<string, unknown> {
@@ -162,11 +162,11 @@ export async function logCommand(argv: readonly string[]): Promise<number> {
       const origin = stringFlag(args, 'origin');
       const result = openCheckpoint(await readAll(arg), verifiers, origin !== undefined ? { origin } : {});
       if (json) {
-        printJson(result.valid ? { valid: true, origin: result.checkpoint.origin, size: result.checkpoint.size, root: toBase64(result.checkpoint.root), verified: result.verified, unknown: result.unknown } : result);
-      } else if (result.valid) {
+        printJson(result.ok ? { ok: true, origin: result.checkpoint.origin, size: result.checkpoint.size, root: toBase64(result.checkpoint.root), verified: result.verified, unknown: result.unknown } : result);
+      } else if (result.ok) {
         process.stdout.write(`ok: ${result.checkpoint.origin} size ${result.checkpoint.size} root ${toBase64(result.checkpoint.root)}\nsigned by ${result.verified.join(', ')}${result.unknown.length ? `; ignored unknown ${result.unknown.map((u) => u.name).join(', ')}` : ''}\n`);
-      } else process.stdout.write(`refused (${result.reason}): ${result.message}\n`);
-      return result.valid ? 0 : 1;
+      } else process.stdout.write(`refused (${result.code}): ${result.message}\n`);
+      return result.ok ? 0 : 1;
     }
     default:
       throw new UsageError(sub ? `unknown log command '${sub}'` : 'log needs a command');

@@ -61,19 +61,19 @@ export async function memoryCommand(argv: readonly string[]): Promise<number> {
         const key = positionals[0]!;
         const items = await store.history(key, { namespace: ns });
         if (json) printJson(items);
-        else for (const r of items) process.stdout.write(`v${r.version} ${r.policy_tag.padEnd(10)} ${r.erased ? '(erased)' : JSON.stringify(r.value)}  by ${r.provenance.agent_id}/${r.provenance.session_id} ${new Date(r.provenance.timestamp).toISOString()}${r.quarantined ? ' [quarantined]' : ''}\n`);
+        else for (const r of items) process.stdout.write(`v${r.version} ${r.policyTag.padEnd(10)} ${r.erased ? '(erased)' : JSON.stringify(r.value)}  by ${r.provenance.agentId}/${r.provenance.sessionId} ${new Date(r.provenance.timestamp).toISOString()}${r.quarantined ? ' [quarantined]' : ''}\n`);
         return 0;
       }
       case 'get': {
         const key = positionals[0]!;
-        const got = await store.get(key, { namespace: ns, includeQuarantined: flags.has('include-quarantined'), ...(asOfText !== undefined ? { asOf: Number(asOfText) } : {}) });
+        const got = await store.get(key, { namespace: ns, includeQuarantined: flags.has('include-quarantined'), ...(asOfText !== undefined ? { version: Number(asOfText) } : {}) });
         if (!got) {
           process.stdout.write(json ? 'null\n' : `no value for ${key}\n`);
           return 1;
         }
         const proof = { seq: got.proof.seq, size: got.proof.size, leafHash: toBase64(got.proof.leafHash), root: toBase64(got.proof.root), proof: got.proof.proof.map(toBase64) };
         if (json) printJson({ record: got.record, proof });
-        else process.stdout.write(`${JSON.stringify(got.record.value)}\nversion ${got.record.version} (${got.record.policy_tag}), entry ${proof.seq} of ${proof.size}, root ${proof.root}\n`);
+        else process.stdout.write(`${JSON.stringify(got.record.value)}\nversion ${got.record.version} (${got.record.policyTag}), entry ${proof.seq} of ${proof.size}, root ${proof.root}\n`);
         return 0;
       }
       case 'verify': {
@@ -81,13 +81,13 @@ export async function memoryCommand(argv: readonly string[]): Promise<number> {
         const against = checkpointFile !== undefined && verifier !== undefined
           ? await store.verifyAgainst(readFileSync(checkpointFile, 'utf8'), verifier.text)
           : undefined;
-        const ok = report.ok && (against?.valid ?? true);
+        const ok = report.ok && (against?.ok ?? true);
         if (json) printJson({ ...report, entries: report.entries.filter((e) => e.status !== 'ok'), against });
         else {
           process.stdout.write(`${report.size} entries: ${report.counts.ok} ok, ${report.counts.erased} erased, ${report.counts.tampered} tampered\n`);
           for (const e of report.entries.filter((x) => x.status === 'tampered')) process.stdout.write(`  entry ${e.seq} (${e.op ?? '?'} ${e.key ?? '?'} v${e.version ?? '?'}): ${e.reasons.join(', ')}\n`);
-          for (const p of report.problems) process.stdout.write(`  log: ${p}\n`);
-          if (against) process.stdout.write(against.valid ? `  extends the checkpoint at size ${against.checkpointSize}\n` : `  checkpoint: ${against.reason}: ${against.message}\n`);
+          for (const p of report.problems) process.stdout.write(`  log: ${p.code}: ${p.message}\n`);
+          if (against) process.stdout.write(against.ok ? `  extends the checkpoint at size ${against.checkpointSize}\n` : `  checkpoint: ${against.code}: ${against.message}\n`);
           process.stdout.write(ok ? 'ok\n' : 'TAMPERED\n');
         }
         return ok ? 0 : 1;

@@ -87,19 +87,20 @@ export async function skillCommand(argv: readonly string[]): Promise<number> {
       try {
         bundle = loadSkillFolder(dir);
       } catch (e) {
-        const result = { status: 'malformed', valid: mode !== 'enforce', reasons: [(e as Error).message] };
+        const message = (e as Error).message;
+        const result = { ok: false, code: 'malformed', message, status: 'malformed', allowed: mode !== 'enforce', mode, reasons: [message] };
         if (flags.has('json')) printJson(result);
-        else process.stdout.write(`malformed: ${result.reasons[0]}\n`);
-        return result.valid ? 0 : 1;
+        else process.stdout.write(`malformed: ${message}\n`);
+        return result.allowed ? 0 : 1;
       }
       const result = verifySkillSignature(bundle, { trustRoot, mode, ...(state ? { state } : {}) });
       if (state && typeof stateFile === 'string') writeFileSync(stateFile, `${JSON.stringify(state)}\n`);
       if (flags.has('json')) printJson(result);
       else {
-        process.stdout.write(`${result.status}${result.valid ? '' : ' (refused)'}: ${result.name ?? dir}${result.version ? ` ${result.version}` : ''} [${result.format}]\n`);
+        process.stdout.write(`${result.status}${result.allowed ? '' : ' (refused)'}: ${result.name ?? dir}${result.version ? ` ${result.version}` : ''} [${result.format}]\n`);
         for (const r of result.reasons) process.stdout.write(`  ${r}\n`);
       }
-      return result.valid ? 0 : 1;
+      return result.allowed ? 0 : 1;
     }
     default:
       throw new UsageError(sub ? `unknown skill command '${sub}'` : 'skill needs a command');

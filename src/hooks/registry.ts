@@ -1,8 +1,13 @@
-import { assertInteger, ParapetRangeError, ParapetTypeError } from '../bindings/errors.js';
+import { assertInteger, assertOptions, ParapetRangeError, ParapetTypeError } from '../bindings/errors.js';
 
-/** The events an agent runtime fires. */
-export type HookEvent = 'pre-tool-call' | 'post-tool-call' | 'memory-write' | 'session-end';
-export const HOOK_EVENTS: readonly HookEvent[] = ['pre-tool-call', 'post-tool-call', 'memory-write', 'session-end'];
+/**
+ * The events an agent runtime fires and the package's handlers listen to
+ * (the detector on the tool calls, memory retention on session end). No event
+ * for memory writes: the store never fired one, and a veto registered on it
+ * would have gated nothing; the store's `guard` quarantines writes instead.
+ */
+export type HookEvent = 'pre-tool-call' | 'post-tool-call' | 'session-end';
+export const HOOK_EVENTS: readonly HookEvent[] = ['pre-tool-call', 'post-tool-call', 'session-end'];
 
 /** What a handler may return: nothing (carry on) or a veto with a reason. */
 export type HookVerdict = void | undefined | { readonly veto: true; readonly reason: string } | { readonly veto?: false };
@@ -68,6 +73,8 @@ export class HookRegistry {
   register<P>(event: HookEvent, handler: HookHandler<P>, options: HookOptions = {}): () => void {
     if (!HOOK_EVENTS.includes(event)) throw new ParapetRangeError(`"event" must be one of ${HOOK_EVENTS.join(', ')}`, 'invalid-value');
     if (typeof handler !== 'function') throw new ParapetTypeError('"handler" must be a function');
+    assertOptions(options);
+    if (options.name !== undefined && typeof options.name !== 'string') throw new ParapetTypeError('"name" must be a string');
     const priority = options.priority ?? 0;
     if (!Number.isFinite(priority)) throw new ParapetTypeError('"priority" must be a finite number');
     const timeoutMs = options.timeoutMs ?? 5000;

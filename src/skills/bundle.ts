@@ -1,4 +1,6 @@
 import { sha256, sha256Batch, toHex } from '../bindings/index.js';
+import { assertOptions, ParapetTypeError } from '../bindings/errors.js';
+import type { VerifyResult } from '../bindings/result.js';
 import { skillMdForDigest } from './skill-md.js';
 
 export { frontmatterRange, skillMdForDigest } from './skill-md.js';
@@ -62,6 +64,11 @@ function compareCodePoints(a: string, b: string): number {
   }
 }
 
+/** A bundle's manifest, or `malformed-bundle` with every problem found (each path refused, a missing SKILL.md). */
+export type ManifestBuild = VerifyResult<'malformed-bundle', { readonly entries: ManifestEntry[] }, { readonly problems: readonly string[] }>;
+
+const malformedBundle = (problems: string[]): ManifestBuild => ({ ok: false, code: 'malformed-bundle', message: problems.join('; '), problems });
+
 /**
  * Check every path and build the manifest: NFC paths sorted by code point with
  * the SHA-256 of each file, carriers excluded. With `inline`, SKILL.md is
@@ -70,9 +77,10 @@ function compareCodePoints(a: string, b: string): number {
  * content like any other, so text slipped into one after signing is a change.
  * Returns the problems instead when there are any (never throws on bundle content).
  */
-export function buildManifest(bundle: SkillBundle, options: { inline?: boolean } = {}): { entries: ManifestEntry[] } | { problems: string[] } {
+export function buildManifest(bundle: SkillBundle, options: { inline?: boolean } = {}): ManifestBuild {
+  assertOptions(options);
   const problems: string[] = [];
-  if (!(bundle?.files instanceof Map)) return { problems: ['bundle.files must be a Map of path to bytes'] };
+  if (!(bundle?.files instanceof Map)) return malformedBundle(['bundle.files must be a Map of path to bytes']);
   const seen = new Map<string, string>();
   const folded = new Map<string, string>();
   const items: [string, Uint8Array][] = [];
@@ -102,12 +110,12 @@ export function buildManifest(bundle: SkillBundle, options: { inline?: boolean }
     if (!CARRIERS.has(path)) items.push([path, bytes]);
   }
   if (!seen.has('SKILL.md')) problems.push('no SKILL.md at the root of the bundle');
-  if (problems.length) return { problems };
+  if (problems.length) return malformedBundle(problems);
   items.sort((a, b) => compareCodePoints(a[0], b[0]));
   // One batch: small files share wasm crossings.
   const digests = sha256Batch(items.map(([, bytes]) => bytes));
   const entries = items.map(([path], i) => ({ path, sha256: toHex(digests[i]!) }));
-  return { entries: options.inline ? inlineManifest(entries, skillMd!) : entries };
+  return { ok: true, entries: options.inline ? inlineManifest(entries, skillMd!) : entries };
 }
 
 /**
@@ -122,20 +130,42 @@ export function inlineManifest(entries: readonly ManifestEntry[], skillMd: Uint8
 
 /** The canonical manifest file: one `<sha256 hex>  <path>\n` line per file (sha256sum's format). */
 export function manifestText(entries: readonly ManifestEntry[]): string {
+  if (!Array.isArray(entries) || !entries.every((e) => typeof e?.sha256 === 'string' && typeof e?.path === 'string')) {
+    throw new ParapetTypeError('"entries" must be an array of { path, sha256 }');
+  }
   return entries.map((e) => `${e.sha256}  ${e.path}\n`).join('');
 }
 
-/** Parse a manifest file; undefined when it is not one. */
-export function parseManifest(text: string): ManifestEntry[] | undefined {
-  if (text === '') return [];
-  if (!text.endsWith('\n')) return undefined;
-  const out: ManifestEntry[] = [];
-  for (const line of text.slice(0, -1).split('\n')) {
-    const m = /^([0-9a-f]{64}) {2}(.+)$/.exec(line);
-    if (!m || pathProblem(m[2]!)) return undefined;
-    out.push({ sha256: m[1]!, path: m[2]! });
+/**
+ * Why a manifest file was refused: `missing-newline` (text after the last
+ * line), `malformed-line` (not `<sha256 hex>  <path>`), `bad-path` (a path
+ * `pathProblem` refuses), `duplicate-path` (a path listed twice: which of its
+ * digests was signed would depend on the reader).
+ */
+export type ManifestFailure = 'missing-newline' | 'malformed-line' | 'bad-path' | 'duplicate-path';
+
+/** A manifest file's entries, or why it is not one (with the 1-based line). */
+export type ParsedManifest = VerifyResult<ManifestFailure, { readonly entries: ManifestEntry[] }, { readonly line?: number }>;
+
+/** Parse a manifest file. Never throws. */
+export function parseManifest(text: string): ParsedManifest {
+  if (typeof text !== 'string') return { ok: false, code: 'malformed-line', message: 'a manifest is text' };
+  if (text === '') return { ok: true, entries: [] };
+  if (!text.endsWith('\n')) return { ok: false, code: 'missing-newline', message: 'a manifest ends with a newline' };
+  const entries: ManifestEntry[] = [];
+  const seen = new Set<string>();
+  const lines = text.slice(0, -1).split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^([0-9a-f]{64}) {2}(.+)$/.exec(lines[i]!);
+    if (!m) return { ok: false, code: 'malformed-line', message: `line ${i + 1} is not "<sha256 hex>  <path>"`, line: i + 1 };
+    const path = m[2]!;
+    const problem = pathProblem(path);
+    if (problem) return { ok: false, code: 'bad-path', message: `line ${i + 1}: ${problem}`, line: i + 1 };
+    if (seen.has(path)) return { ok: false, code: 'duplicate-path', message: `line ${i + 1} lists ${JSON.stringify(path)} again`, line: i + 1 };
+    seen.add(path);
+    entries.push({ sha256: m[1]!, path });
   }
-  return out;
+  return { ok: true, entries };
 }
 
 /** Which files a manifest names that the bundle lacks, has extra, or has with other bytes. */

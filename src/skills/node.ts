@@ -3,16 +3,26 @@
  * Symlinks are refused: one could point outside the folder, and a signature
  * over a link says nothing about what it points at.
  */
-import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { ParapetRangeError } from '../bindings/errors.js';
+import { assertInteger, assertOptions, describe, ParapetRangeError, ParapetTypeError } from '../bindings/errors.js';
 import type { SkillBundle } from './bundle.js';
 
 const utf8Name = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 export function loadSkillFolder(dir: string, options: { maxFiles?: number; maxBytes?: number } = {}): SkillBundle {
+  if (typeof dir !== 'string' || dir === '') throw new ParapetTypeError(`"dir" must be a folder path, got ${describe(dir)}`);
+  assertOptions(options);
   const maxFiles = options.maxFiles ?? 10_000;
   const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+  assertInteger(maxFiles, 'maxFiles', 1, Number.MAX_SAFE_INTEGER);
+  assertInteger(maxBytes, 'maxBytes', 1, Number.MAX_SAFE_INTEGER);
+  try {
+    if (!statSync(dir).isDirectory()) throw new ParapetRangeError(`"${dir}" is not a folder`, 'invalid-value');
+  } catch (cause) {
+    if (cause instanceof ParapetRangeError) throw cause;
+    throw new ParapetRangeError(`"${dir}" cannot be read as a skill folder (${(cause as NodeJS.ErrnoException).code ?? String(cause)})`, 'invalid-value', { cause });
+  }
   const files = new Map<string, Uint8Array>();
   let total = 0;
   const walk = (d: string) => {
@@ -39,6 +49,12 @@ export function loadSkillFolder(dir: string, options: { maxFiles?: number; maxBy
       } else throw new ParapetRangeError(`"${rel}" is not a regular file`, 'invalid-value');
     }
   };
-  walk(dir);
+  try {
+    walk(dir);
+  } catch (cause) {
+    if (cause instanceof ParapetRangeError) throw cause;
+    // A file removed or made unreadable while the folder is read: say which folder, keep the cause.
+    throw new ParapetRangeError(`"${dir}" could not be read (${(cause as NodeJS.ErrnoException).code ?? String(cause)})`, 'invalid-value', { cause });
+  }
   return { files };
 }

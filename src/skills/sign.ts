@@ -1,6 +1,6 @@
 import { toBase64, toHex } from '../bindings/encoding.js';
 import { sha256 } from '../bindings/index.js';
-import { assertBytes, assertInteger, ParapetRangeError } from '../bindings/errors.js';
+import { assertBytes, assertInteger, assertOptions, ParapetRangeError, ParapetTypeError } from '../bindings/errors.js';
 import { canonicalJsonBytes } from '../canonical/jcs.js';
 import { ed25519PublicKey, ed25519Sign } from '../crypto/ed25519.js';
 import { CARRIER_FILES, type SkillBundle } from './bundle.js';
@@ -31,6 +31,8 @@ export interface SignOptions {
  * carrier is replaced.
  */
 export function signSkill(bundle: SkillBundle, secretKey: Uint8Array, options: SignOptions = {}): SkillBundle {
+  if (!(bundle?.files instanceof Map)) throw new ParapetTypeError('"bundle.files" must be a Map of path to bytes');
+  assertOptions(options);
   assertBytes(secretKey, 'secretKey', 32);
   const carrier = options.carrier ?? 'sidecar';
   if (!['sidecar', 'inline', 'minisign', 'sshsig'].includes(carrier)) throw new ParapetRangeError(`"carrier" must be sidecar, inline, minisign or sshsig`, 'invalid-value');
@@ -43,8 +45,9 @@ export function signSkill(bundle: SkillBundle, secretKey: Uint8Array, options: S
   if (!skillMd) throw new ParapetRangeError('the bundle has no SKILL.md', 'invalid-value');
   // An earlier inline signature line goes; anything else that mentions x-signature stays content.
   files.set('SKILL.md', skillMdForDigest(skillMd));
-  const meta = readFrontmatter(files.get('SKILL.md')!);
-  if ('problem' in meta) throw new ParapetRangeError(`SKILL.md: ${meta.problem}`, 'invalid-value');
+  const front = readFrontmatter(files.get('SKILL.md')!);
+  if (!front.ok) throw new ParapetRangeError(`SKILL.md: ${front.message}`, 'invalid-value');
+  const { meta } = front;
   // An x-signature key left after the old line is removed would be a second carrier to the verifier.
   if (meta.xSignature !== undefined) throw new ParapetRangeError('SKILL.md: an x-signature that is not an inline signature line signSkill can replace; remove it before signing', 'invalid-value');
   const manifest = bundleManifest({ files }, { inline: carrier === 'inline' });

@@ -1,4 +1,5 @@
 import { fromBase64, toBase64 } from '../bindings/encoding.js';
+import { assertBytes } from '../bindings/errors.js';
 
 // SKILL.md at the byte level: where its frontmatter is, and the one line an
 // inline signature may leave out of the digest. Bytes, not decoded text: a
@@ -100,6 +101,7 @@ function canonicalBase64(value: string): boolean {
  * exactly that line, nothing is left out.
  */
 export function skillMdForDigest(bytes: Uint8Array): Uint8Array {
+  assertBytes(bytes, 'bytes');
   const line = locateInlineSignature(bytes);
   if (!line || 'problem' in line) return bytes;
   const out = new Uint8Array(bytes.length - (line.end - line.start));

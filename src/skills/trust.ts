@@ -69,6 +69,33 @@ function keyBytes(text: string): { raw: Uint8Array; minisign?: MinisignKey } {
   return { raw };
 }
 
+const isStringList = (v: unknown): v is readonly string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+
+/**
+ * The shape of a trust root configuration, checked before any of it is used.
+ * A list given as a string would be read one character at a time: `deny:
+ * "evil-skill"` would deny the names "e", "v", … and let evil-skill through.
+ */
+function checkConfig(config: unknown): asserts config is TrustRootConfig {
+  if (typeof config !== 'object' || config === null || Array.isArray(config)) throw new ParapetTypeError('"trustRoot" must be an object');
+  const c = config as Record<string, unknown>;
+  for (const list of ['deny', 'allow', 'revocationSigners'] as const) {
+    if (c[list] !== undefined && !isStringList(c[list])) throw new ParapetTypeError(`"${list}" must be an array of strings`);
+  }
+  if (c.keys !== undefined && !(Array.isArray(c.keys) && c.keys.every((k) => typeof k === 'object' && k !== null))) {
+    throw new ParapetTypeError('"keys" must be an array of { fingerprint, publicKey?, signer?, names? }');
+  }
+  for (const [i, k] of ((c.keys ?? []) as Record<string, unknown>[]).entries()) {
+    if (k.publicKey !== undefined && typeof k.publicKey !== 'string') throw new ParapetTypeError(`"keys[${i}].publicKey" must be a string`);
+    if (k.signer !== undefined && typeof k.signer !== 'string') throw new ParapetTypeError(`"keys[${i}].signer" must be a string`);
+    if (k.names !== undefined && !isStringList(k.names)) throw new ParapetTypeError(`"keys[${i}].names" must be an array of strings`);
+  }
+  if (c.publishers !== undefined && !(Array.isArray(c.publishers) && c.publishers.every((p) => typeof p?.domain === 'string' && typeof p?.url === 'string'))) {
+    throw new ParapetTypeError('"publishers" must be an array of { domain, url } strings');
+  }
+  if (c.revocations !== undefined && typeof c.revocations !== 'string') throw new ParapetTypeError('"revocations" must be the JSON text of a signed list');
+}
+
 /**
  * The operator's trust root, validated once. Configuration errors (a bad
  * fingerprint, a key that does not match its pin, a revocation list that does
@@ -82,8 +109,10 @@ export class TrustRoot {
   readonly revocations: RevocationList | undefined;
   readonly publishers: readonly PublisherConfig[];
 
+  /** `extraKeys` are keys already resolved elsewhere (`resolvePublishers` passes the publishers' keys). */
   constructor(config: TrustRootConfig, extraKeys: readonly TrustedKey[] = []) {
-    if (typeof config !== 'object' || config === null) throw new ParapetTypeError('"trustRoot" must be an object');
+    checkConfig(config);
+    if (!Array.isArray(extraKeys)) throw new ParapetTypeError('"extraKeys" must be an array');
     this.keys = [...(config.keys ?? []).map((k, i) => TrustRoot.#key(k, i)), ...extraKeys];
     this.deny = new Set(config.deny ?? []);
     this.allow = config.allow ? new Set(config.allow) : undefined;
@@ -149,6 +178,8 @@ export class TrustRoot {
  * on the publisher's domain or a subdomain, and a failed publisher throws.
  */
 export async function resolvePublishers(config: TrustRootConfig, fetchFn: typeof fetch): Promise<TrustRoot> {
+  checkConfig(config);
+  if (typeof fetchFn !== 'function') throw new ParapetTypeError('"fetch" must be a function');
   const extra: TrustedKey[] = [];
   for (const [i, p] of (config.publishers ?? []).entries()) {
     let url: URL;
@@ -161,11 +192,17 @@ export async function resolvePublishers(config: TrustRootConfig, fetchFn: typeof
     const host = url.hostname.toLowerCase();
     if (url.protocol !== 'https:') throw new ParapetRangeError(`"publishers[${i}].url" must be https`, 'invalid-value');
     if (host !== domain && !host.endsWith(`.${domain}`)) throw new ParapetRangeError(`"publishers[${i}].url" is not on ${domain}`, 'invalid-value');
-    const response = await fetchFn(url.href, { redirect: 'error' });
-    if (!response.ok) throw new ParapetRangeError(`publisher ${domain}: ${url.href} answered ${response.status}`, 'invalid-value');
-    if (response.redirected) throw new ParapetRangeError(`publisher ${domain}: redirected`, 'invalid-value');
-    // A key document is a few hundred bytes; refuse anything large before parsing it.
-    const text = await response.text();
+    let text: string;
+    try {
+      const response = await fetchFn(url.href, { redirect: 'error' });
+      if (!response.ok) throw new ParapetRangeError(`publisher ${domain}: ${url.href} answered ${response.status}`, 'invalid-value');
+      if (response.redirected) throw new ParapetRangeError(`publisher ${domain}: redirected`, 'invalid-value');
+      // A key document is a few hundred bytes; refuse anything large before parsing it.
+      text = await response.text();
+    } catch (cause) {
+      if (cause instanceof ParapetRangeError) throw cause;
+      throw new ParapetRangeError(`publisher ${domain}: fetching ${url.href} failed (${String(cause)})`, 'invalid-value', { cause });
+    }
     if (text.length > MAX_KEY_DOCUMENT) throw new ParapetRangeError(`publisher ${domain}: key document larger than ${MAX_KEY_DOCUMENT} bytes`, 'invalid-value');
     let body: { keys?: { public_key?: string }[] };
     try {
@@ -173,8 +210,10 @@ export async function resolvePublishers(config: TrustRootConfig, fetchFn: typeof
     } catch {
       throw new ParapetRangeError(`publisher ${domain}: key document is not JSON`, 'invalid-value');
     }
-    for (const k of body?.keys ?? []) {
-      const raw = fromBase64(String(k.public_key));
+    const keys: unknown = body?.keys ?? [];
+    if (!Array.isArray(keys)) throw new ParapetRangeError(`publisher ${domain}: "keys" is not a list`, 'invalid-value');
+    for (const k of keys as { public_key?: unknown }[]) {
+      const raw = fromBase64(String(k?.public_key));
       if (raw.length !== 32) throw new ParapetRangeError(`publisher ${domain}: a key is not 32 bytes`, 'invalid-value');
       extra.push({ fingerprint: fingerprint(raw), publicKey: raw, signer: domain });
     }

@@ -1,6 +1,7 @@
 import { bytesEqual, toHex, utf8 } from '../bindings/encoding.js';
 import { sha256 } from '../bindings/index.js';
-import { ParapetRangeError } from '../bindings/errors.js';
+import { assertInteger, assertOptions, ParapetRangeError } from '../bindings/errors.js';
+import type { VerifyResult } from '../bindings/result.js';
 import { buildManifest, diffManifests, inlineManifest, manifestText, parseManifest, type ManifestEntry, type SkillBundle } from './bundle.js';
 import { findCarrier, type Carrier } from './carriers.js';
 import { readFrontmatter, type SkillMeta } from './frontmatter.js';
@@ -11,20 +12,28 @@ import { compareVersions, isSemVer } from './semver.js';
 import { envelopeSignatureValid, fingerprint, type SkillEnvelope } from './statement.js';
 import { TrustRoot, type TrustRootConfig, type TrustedKey } from './trust.js';
 
-export { SkillRatchet } from './ratchet.js';
-export { compareVersions } from './semver.js';
+/**
+ * What verification found. `verified` is the only success; `not-checked` is
+ * mode `off`, where nothing was read.
+ */
+export type SkillStatus = 'verified' | SkillFailure;
 
-export type SkillStatus =
-  | 'verified' | 'unsigned' | 'bad-signature' | 'untrusted-key' | 'digest-mismatch' | 'expired' | 'revoked'
-  | 'rollback' | 'policy-denied' | 'malformed';
+/** Every status but `verified`: the `code` of a failed verification. */
+export type SkillFailure =
+  | 'unsigned' | 'bad-signature' | 'untrusted-key' | 'digest-mismatch' | 'expired' | 'revoked'
+  | 'rollback' | 'policy-denied' | 'malformed' | 'not-checked';
 
 export type SkillMode = 'enforce' | 'warn' | 'off';
 export type SkillFormat = 'sidecar' | 'inline' | 'minisign' | 'sshsig' | 'none';
 
-export interface SkillVerification {
+/** The fields every skill verification reports, verified or not. */
+export interface SkillReport {
   readonly status: SkillStatus;
-  /** Whether the caller may load the skill: enforce → only when verified; warn and off → always. */
-  readonly valid: boolean;
+  /**
+   * Whether the caller may load the skill under `mode`: in enforce only when
+   * verified; in warn and off always. This, not `ok`, is the loading decision.
+   */
+  readonly allowed: boolean;
   readonly mode: SkillMode;
   readonly format: SkillFormat;
   readonly name?: string;
@@ -35,6 +44,20 @@ export interface SkillVerification {
   readonly files: { readonly added: readonly string[]; readonly removed: readonly string[]; readonly changed: readonly string[] };
   readonly reasons: readonly string[];
 }
+
+/**
+ * The result of `verifySkillSignature`. `ok` says whether the bundle verified
+ * (status `verified`), whatever the mode; when it did not, `code` is the
+ * status and `message` its reasons. `allowed` is the mode's decision: in
+ * warn and off a bundle that did not verify is `ok: false` yet allowed, so
+ * code that loads on `ok` fails closed and code that loads on `allowed`
+ * follows the operator's mode (decision 41).
+ */
+export type SkillVerification = VerifyResult<
+  SkillFailure,
+  SkillReport & { readonly status: 'verified' },
+  SkillReport & { readonly status: SkillFailure }
+>;
 
 /** The namespace for `ssh-keygen -Y sign -n parapet-skill`. */
 export const SSH_NAMESPACE = 'parapet-skill';
@@ -54,31 +77,39 @@ const NO_FILES = { added: [], removed: [], changed: [] } as const;
 
 /**
  * Verify a whole skill bundle against the operator's trust root. Never throws
- * on bundle content: every outcome is a status with reasons. A forged
+ * on bundle content: every outcome is a status with reasons (see
+ * `SkillVerification` for what `ok` and `allowed` mean). A forged
  * signature (`bad-signature`) is told from a good signature by a key the
  * operator does not trust (`untrusted-key`).
  */
 export function verifySkillSignature(bundle: SkillBundle, options: VerifyOptions): SkillVerification {
-  const mode = options?.mode ?? 'enforce';
+  assertOptions(options);
+  const mode = options.mode ?? 'enforce';
   if (mode !== 'enforce' && mode !== 'warn' && mode !== 'off') throw new ParapetRangeError(`"mode" must be enforce, warn or off`, 'invalid-value');
   const trust = options.trustRoot instanceof TrustRoot ? options.trustRoot : new TrustRoot(options.trustRoot);
   const now = options.now ?? Math.floor(Date.now() / 1000);
+  if (options.now !== undefined) assertInteger(now, 'now', 0, Number.MAX_SAFE_INTEGER);
   const base = { mode, format: 'none' as SkillFormat, files: NO_FILES };
-  const done = (status: SkillStatus, extra: Partial<SkillVerification> = {}): SkillVerification => {
-    const result: SkillVerification = { ...base, ...extra, status, valid: mode !== 'enforce' || status === 'verified', reasons: extra.reasons ?? [] };
+  const done = (status: SkillStatus, extra: Partial<SkillReport> = {}): SkillVerification => {
+    const reasons = extra.reasons ?? [];
+    const report = { ...base, ...extra, status, allowed: mode !== 'enforce' || status === 'verified', reasons };
+    const result: SkillVerification = status === 'verified'
+      ? { ...report, ok: true, status }
+      : { ...report, ok: false, status, code: status, message: reasons.join('; ') };
     options.audit?.append({
-      type: 'skill-verification', at: now, status, valid: result.valid, mode, format: result.format,
+      type: 'skill-verification', at: now, status, allowed: result.allowed, mode, format: result.format,
       ...(result.name ? { name: result.name } : {}), ...(result.version ? { version: result.version } : {}),
       ...(result.fingerprint ? { fingerprint: result.fingerprint } : {}), reasons: [...result.reasons], files: result.files,
     });
     return result;
   };
-  if (mode === 'off') return done('unsigned', { reasons: ['verification is off'] });
+  if (mode === 'off') return done('not-checked', { reasons: ['verification is off'] });
 
   const paths = buildManifest(bundle);
-  if ('problems' in paths) return done('malformed', { reasons: paths.problems });
-  const meta = readFrontmatter(bundle.files.get('SKILL.md')!);
-  if ('problem' in meta) return done('malformed', { reasons: [meta.problem] });
+  if (!paths.ok) return done('malformed', { reasons: [...paths.problems] });
+  const front = readFrontmatter(bundle.files.get('SKILL.md')!);
+  if (!front.ok) return done('malformed', { reasons: [front.message] });
+  const { meta } = front;
   const who = { name: meta.name, ...(meta.version !== undefined ? { version: meta.version } : {}) };
   const refused = trust.nameRefused(meta.name);
   if (refused) return done('policy-denied', { ...who, reasons: [refused] });
@@ -129,10 +160,11 @@ function checkEnvelope(env: SkillEnvelope, trust: TrustRoot): Checked {
   const key = trust.byFingerprint(fp);
   if (!key) return { status: 'untrusted-key', reason: `a valid signature by ${fp}, which the trust root does not hold`, fingerprint: fp };
   const signedManifest = parseManifest(env.manifest);
-  if (!signedManifest || toHex(sha256(utf8(env.manifest))) !== env.statement.manifest_digest) {
+  if (toHex(sha256(utf8(env.manifest))) !== env.statement.manifest_digest) {
     return { status: 'malformed', reason: 'the envelope manifest does not match the signed digest', fingerprint: fp };
   }
-  return { key, fingerprint: fp, signer: key.signer, signedManifest, statement: env.statement };
+  if (!signedManifest.ok) return { status: 'malformed', reason: `the signed manifest is not one: ${signedManifest.message}`, fingerprint: fp };
+  return { key, fingerprint: fp, signer: key.signer, signedManifest: signedManifest.entries, statement: env.statement };
 }
 
 /** minisign and SSHSIG sign the MANIFEST file shipped in the bundle. */
@@ -144,8 +176,9 @@ function checkDetached(carrier: Extract<Carrier, { signature: string }>, trust: 
   } catch {
     return { status: 'malformed', reason: 'MANIFEST is not UTF-8' };
   }
-  const signedManifest = parseManifest(text);
-  if (!signedManifest) return { status: 'malformed', reason: 'MANIFEST is not a manifest (<sha256>  <path> lines)' };
+  const parsed = parseManifest(text);
+  if (!parsed.ok) return { status: 'malformed', reason: `MANIFEST is not a manifest: ${parsed.message}` };
+  const signedManifest = parsed.entries;
   if (carrier.format === 'sshsig') {
     const sig = parseSshSignature(carrier.signature);
     if (!sig) return { status: 'malformed', reason: 'MANIFEST.sig is not an SSH signature' };
@@ -207,7 +240,7 @@ function describeDiff(files: { added: readonly string[]; removed: readonly strin
 /** Exposed for signers: the manifest of a bundle, or why there is none. */
 export function bundleManifest(bundle: SkillBundle, options: { inline?: boolean } = {}): string {
   const m = buildManifest(bundle, options);
-  if ('problems' in m) throw new ParapetRangeError(`bundle is malformed: ${m.problems.join('; ')}`, 'invalid-value');
+  if (!m.ok) throw new ParapetRangeError(`bundle is malformed: ${m.message}`, 'invalid-value');
   return manifestText(m.entries);
 }
 

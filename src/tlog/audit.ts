@@ -1,3 +1,4 @@
+import { assertInteger, describe, ParapetTypeError } from '../bindings/errors.js';
 import { canonicalJsonBytes } from '../canonical/jcs.js';
 import { signCheckpoint } from './checkpoint.js';
 import type { NoteSigner } from './note.js';
@@ -16,6 +17,7 @@ export class AuditLog {
 
   /** Append one event (any I-JSON object); returns its index. */
   append(event: Record<string, unknown>): number {
+    if (typeof event !== 'object' || event === null || Array.isArray(event)) throw new ParapetTypeError(`"event" must be an object, got ${describe(event)}`);
     const bytes = canonicalJsonBytes(event);
     this.#events.push(bytes);
     return this.tree.append(bytes);
@@ -27,6 +29,7 @@ export class AuditLog {
 
   /** The event at `index`, as stored. */
   event(index: number): unknown {
+    assertInteger(index, 'index', 0, this.#events.length - 1);
     return JSON.parse(new TextDecoder().decode(this.#events[index]));
   }
 

@@ -1,6 +1,7 @@
 import { fromBase64, toBase64 } from '../bindings/encoding.js';
-import { assertBytes, assertInteger, ParapetRangeError } from '../bindings/errors.js';
-import { openNote, signNote, type NoteResult, type NoteSigner, type NoteVerifier } from './note.js';
+import { assertBytes, assertInteger, assertOptions, describe, ParapetRangeError, ParapetTypeError } from '../bindings/errors.js';
+import type { VerifyResult } from '../bindings/result.js';
+import { openNote, signNote, type NoteSigner, type NoteVerifier, type OpenedNote } from './note.js';
 
 /**
  * C2SP tlog-checkpoint v1.0.0: the signed tree head of a log.
@@ -16,7 +17,9 @@ export interface Checkpoint {
 
 /** The checkpoint's note text. Throws a typed error for values that cannot be written. */
 export function formatCheckpoint(checkpoint: Checkpoint): string {
+  if (typeof checkpoint !== 'object' || checkpoint === null) throw new ParapetTypeError(`"checkpoint" must be an object, got ${describe(checkpoint)}`);
   const { origin, size, root, extensions = [] } = checkpoint;
+  if (!Array.isArray(extensions)) throw new ParapetTypeError(`"extensions" must be an array of lines, got ${describe(extensions)}`);
   if (typeof origin !== 'string' || origin.length === 0 || /[\n\u0000-\u001f]/.test(origin)) {
     throw new ParapetRangeError('"origin" must be a non-empty single line', 'invalid-value');
   }
@@ -30,26 +33,31 @@ export function formatCheckpoint(checkpoint: Checkpoint): string {
   return [origin, String(size), toBase64(root), ...extensions].join('\n') + '\n';
 }
 
-/** Parse checkpoint text; an error message when it is not one. Never throws. */
-export function parseCheckpoint(text: string): Checkpoint | { error: string } {
-  if (typeof text !== 'string' || !text.endsWith('\n')) return { error: 'checkpoint text must end with a newline' };
+/** A checkpoint read from note text, or `malformed-checkpoint` and why. */
+export type ParsedCheckpoint = VerifyResult<'malformed-checkpoint', { readonly checkpoint: Checkpoint }, {}>;
+
+const malformed = (message: string): ParsedCheckpoint => ({ ok: false, code: 'malformed-checkpoint', message });
+
+/** Parse checkpoint text (a note's text, signatures not checked). Never throws. */
+export function parseCheckpoint(text: string): ParsedCheckpoint {
+  if (typeof text !== 'string' || !text.endsWith('\n')) return malformed('checkpoint text must end with a newline');
   const lines = text.slice(0, -1).split('\n');
-  if (lines.length < 3) return { error: 'checkpoint needs origin, size and root lines' };
+  if (lines.length < 3) return malformed('checkpoint needs origin, size and root lines');
   const [origin, sizeText, rootText, ...extensions] = lines as [string, string, string, ...string[]];
-  if (origin.length === 0) return { error: 'empty origin line' };
+  if (origin.length === 0) return malformed('empty origin line');
   // Decimal without leading zeros (tlog-checkpoint §Note text); beyond 2^53 we cannot represent it exactly.
-  if (!/^(0|[1-9][0-9]*)$/.test(sizeText)) return { error: 'tree size is not a canonical decimal' };
+  if (!/^(0|[1-9][0-9]*)$/.test(sizeText)) return malformed('tree size is not a canonical decimal');
   const size = Number(sizeText);
-  if (!Number.isSafeInteger(size)) return { error: 'tree size is too large' };
+  if (!Number.isSafeInteger(size)) return malformed('tree size is too large');
   let root: Uint8Array;
   try {
     root = fromBase64(rootText);
   } catch {
-    return { error: 'root hash is not base64' };
+    return malformed('root hash is not base64');
   }
-  if (root.length !== 32) return { error: 'root hash is not 32 bytes' };
-  if (extensions.some((l) => l.length === 0)) return { error: 'empty extension line' };
-  return { origin, size, root, extensions };
+  if (root.length !== 32) return malformed('root hash is not 32 bytes');
+  if (extensions.some((l) => l.length === 0)) return malformed('empty extension line');
+  return { ok: true, checkpoint: { origin, size, root, extensions } };
 }
 
 /** Sign a checkpoint with the log's key (and any cosigners); returns the signed note. */
@@ -60,9 +68,7 @@ export function signCheckpoint(checkpoint: Checkpoint, signers: readonly NoteSig
 export type CheckpointFailure = 'malformed' | 'bad-signature' | 'unverified' | 'malformed-checkpoint' | 'origin-mismatch' | 'missing-signer';
 
 /** An opened note's signers, with its text parsed as a checkpoint. */
-export type CheckpointResult =
-  | (Omit<Extract<NoteResult, { valid: true }>, 'text'> & { readonly checkpoint: Checkpoint })
-  | { readonly valid: false; readonly reason: CheckpointFailure; readonly message: string };
+export type CheckpointResult = VerifyResult<CheckpointFailure, Omit<OpenedNote, 'text'> & { readonly checkpoint: Checkpoint }, {}>;
 
 export interface OpenCheckpointOptions {
   /** The origin this client expects (a checkpoint for another log is refused). */
@@ -82,14 +88,20 @@ export function openCheckpoint(
   verifiers: readonly NoteVerifier[],
   options: OpenCheckpointOptions = {},
 ): CheckpointResult {
+  assertOptions(options);
+  if (options.origin !== undefined && typeof options.origin !== 'string') throw new ParapetTypeError('"options.origin" must be a string');
+  if (options.require !== undefined && !(Array.isArray(options.require) && options.require.every((n) => typeof n === 'string'))) {
+    throw new ParapetTypeError('"options.require" must be an array of key names');
+  }
   const opened = openNote(note, verifiers);
-  if (!opened.valid) return { valid: false, reason: opened.reason, message: opened.message };
-  const checkpoint = parseCheckpoint(opened.text);
-  if ('error' in checkpoint) return { valid: false, reason: 'malformed-checkpoint', message: checkpoint.error };
+  if (!opened.ok) return { ok: false, code: opened.code, message: opened.message };
+  const parsed = parseCheckpoint(opened.text);
+  if (!parsed.ok) return parsed;
+  const { checkpoint } = parsed;
   if (options.origin !== undefined && checkpoint.origin !== options.origin) {
-    return { valid: false, reason: 'origin-mismatch', message: `checkpoint is for ${JSON.stringify(checkpoint.origin)}, expected ${JSON.stringify(options.origin)}` };
+    return { ok: false, code: 'origin-mismatch', message: `checkpoint is for ${JSON.stringify(checkpoint.origin)}, expected ${JSON.stringify(options.origin)}` };
   }
   const missing = (options.require ?? []).filter((name) => !opened.verified.includes(name));
-  if (missing.length > 0) return { valid: false, reason: 'missing-signer', message: `no valid signature from ${missing.join(', ')}` };
-  return { valid: true, checkpoint, verified: opened.verified, timestamps: opened.timestamps, unknown: opened.unknown };
+  if (missing.length > 0) return { ok: false, code: 'missing-signer', message: `no valid signature from ${missing.join(', ')}` };
+  return { ok: true, checkpoint, verified: opened.verified, timestamps: opened.timestamps, unknown: opened.unknown };
 }

@@ -1,6 +1,7 @@
 import { sha256 } from '../bindings/index.js';
 import { bytesEqual, fromBase64, toBase64, toHex } from '../bindings/encoding.js';
-import { ParapetRangeError, ParapetTypeError } from '../bindings/errors.js';
+import { assertBytes, assertInteger, describe, ParapetRangeError, ParapetTypeError } from '../bindings/errors.js';
+import type { VerifyResult } from '../bindings/result.js';
 import { ed25519PublicKey, ed25519Sign, ed25519Verify } from '../crypto/ed25519.js';
 
 /**
@@ -47,6 +48,9 @@ function isWellFormedUtf16(s: string): boolean {
 
 /** Key ID = SHA-256(name ‖ 0x0A ‖ type ‖ public key)[0:4] (signed-note §Signatures). */
 export function keyIdFor(name: string, type: number, publicKey: Uint8Array): Uint8Array {
+  if (typeof name !== 'string') throw new ParapetTypeError(`"name" must be a string, got ${describe(name)}`);
+  assertInteger(type, 'type', 0, 255);
+  assertBytes(publicKey, 'publicKey');
   const nameBytes = new TextEncoder().encode(name);
   const input = new Uint8Array(nameBytes.length + 2 + publicKey.length);
   input.set(nameBytes);
@@ -108,19 +112,25 @@ export function parseSignerKey(text: string): NoteSigner {
 
 /** A new key pair for signing notes (type 0x01) or cosigning checkpoints (type 0x04). */
 export function generateNoteKey(name: string, type: number = ALG_ED25519): { signerKey: string; verifierKey: string } {
-  if (!isValidKeyName(name)) throw new ParapetRangeError(`"name" must be non-empty, without spaces or '+'`, 'invalid-value');
+  if (typeof name !== 'string' || !isValidKeyName(name)) throw new ParapetRangeError(`"name" must be non-empty, without spaces or '+'`, 'invalid-value');
   if (type !== ALG_ED25519 && type !== ALG_COSIGNATURE_V1) throw new ParapetRangeError(`"type" must be 1 or 4`, 'invalid-value');
   const secretKey = crypto.getRandomValues(new Uint8Array(32));
   return noteKeysFromSeed(name, secretKey, type);
 }
 
 /** The key pair of a given 32-byte seed (for deterministic tests and key import). */
-export function noteKeysFromSeed(name: string, secretKey: Uint8Array, type: number = ALG_ED25519) {
+export function noteKeysFromSeed(name: string, secretKey: Uint8Array, type: number = ALG_ED25519): { signerKey: string; verifierKey: string } {
+  if (typeof name !== 'string' || !isValidKeyName(name)) throw new ParapetRangeError(`"name" must be non-empty, without spaces or '+'`, 'invalid-value');
+  if (type !== ALG_ED25519 && type !== ALG_COSIGNATURE_V1) throw new ParapetRangeError(`"type" must be 1 or 4`, 'invalid-value');
   const publicKey = ed25519PublicKey(secretKey);
   const id = toHex(keyIdFor(name, type, publicKey));
   const tag = (key: Uint8Array) => toBase64(Uint8Array.of(type, ...key));
   return { signerKey: `PRIVATE+KEY+${name}+${id}+${tag(secretKey)}`, verifierKey: `${name}+${id}+${tag(publicKey)}` };
 }
+
+const isSigner = (s: unknown): s is NoteSigner =>
+  typeof s === 'object' && s !== null && typeof (s as NoteSigner).name === 'string' &&
+  (s as NoteSigner).keyId instanceof Uint8Array && (s as NoteSigner).secretKey instanceof Uint8Array;
 
 /** One signature line of a note. */
 export interface NoteSignature {
@@ -135,56 +145,65 @@ export type NoteFailure =
   | 'bad-signature' //  a signature from a configured key does not verify
   | 'unverified'; //    no configured key signed it
 
-export type NoteResult =
-  | {
-      readonly valid: true;
-      readonly text: string;
-      /** Names of configured keys whose signatures verified, in note order. */
-      readonly verified: readonly string[];
-      /** Cosignature timestamps by signer name (type 0x04 keys). */
-      readonly timestamps: Readonly<Record<string, number>>;
-      /** Signatures from keys not configured, ignored as the spec says. */
-      readonly unknown: readonly { name: string; keyId: string }[];
-    }
-  | { readonly valid: false; readonly reason: NoteFailure; readonly message: string; readonly text?: string };
+/** What an opened note holds: its text and who signed it. */
+export interface OpenedNote {
+  readonly text: string;
+  /** Names of configured keys whose signatures verified, in note order. */
+  readonly verified: readonly string[];
+  /** Cosignature timestamps by signer name (type 0x04 keys). */
+  readonly timestamps: Readonly<Record<string, number>>;
+  /** Signatures from keys not configured, ignored as the spec says. */
+  readonly unknown: readonly { name: string; keyId: string }[];
+}
 
-/** Split a note (text, or its UTF-8 bytes) into text and signature lines, or say why it is malformed. */
-export function parseNote(input: string | Uint8Array): { text: string; signatures: NoteSignature[] } | { error: string } {
+/** An opened note, or why it was refused (with its text once it parsed). */
+export type NoteResult = VerifyResult<NoteFailure, OpenedNote, { readonly text?: string }>;
+
+/** A note split into its text and signature lines, or `malformed` and why. */
+export type ParsedNote = VerifyResult<'malformed', { readonly text: string; readonly signatures: readonly NoteSignature[] }, {}>;
+
+const malformed = (message: string): ParsedNote => ({ ok: false, code: 'malformed', message });
+
+/**
+ * Split a note (text, or its UTF-8 bytes) into text and signature lines,
+ * checking only its structure (no signature is verified). Never throws.
+ */
+export function parseNote(input: string | Uint8Array): ParsedNote {
   let note: string;
   if (input instanceof Uint8Array) {
     try {
       note = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(input);
     } catch {
-      return { error: 'note is not valid UTF-8' };
+      return malformed('note is not valid UTF-8');
     }
   } else if (typeof input === 'string') note = input;
-  else return { error: 'note is not a string' };
-  if (!isWellFormedUtf16(note)) return { error: 'note is not valid UTF-8' };
+  else return malformed('note is not a string');
+  if (!isWellFormedUtf16(note)) return malformed('note is not valid UTF-8');
   // The text may hold no control characters but newline (signed-note §Format).
-  if (/[\u0000-\u0009\u000b-\u001f\u007f]/.test(note)) return { error: 'note contains a control character' };
-  if (!note.endsWith('\n')) return { error: 'note does not end with a newline' };
+  if (/[\u0000-\u0009\u000b-\u001f\u007f]/.test(note)) return malformed('note contains a control character');
+  if (!note.endsWith('\n')) return malformed('note does not end with a newline');
   const split = note.lastIndexOf('\n\n');
-  if (split < 0) return { error: 'note has no blank line before its signatures' };
+  if (split < 0) return malformed('note has no blank line before its signatures');
   const text = note.slice(0, split + 1);
   const lines = note.slice(split + 2, -1).split('\n');
-  if (lines.length === 1 && lines[0] === '') return { error: 'note has no signatures' };
-  if (lines.length > MAX_SIGNATURES) return { error: `note has more than ${MAX_SIGNATURES} signatures` };
+  if (lines.length === 1 && lines[0] === '') return malformed('note has no signatures');
+  if (lines.length > MAX_SIGNATURES) return malformed(`note has more than ${MAX_SIGNATURES} signatures`);
   const signatures: NoteSignature[] = [];
   for (const line of lines) {
     const m = /^\u2014 (\S+) (\S+)$/u.exec(line);
-    if (!m || !line.startsWith(`${EM_DASH} `)) return { error: `not a signature line: ${JSON.stringify(line.slice(0, 80))}` };
+    if (!m || !line.startsWith(`${EM_DASH} `)) return malformed(`not a signature line: ${JSON.stringify(line.slice(0, 80))}`);
     const name = m[1]!;
-    if (!isValidKeyName(name)) return { error: `bad signer name ${JSON.stringify(name)}` };
+    if (!isValidKeyName(name)) return malformed(`bad signer name ${JSON.stringify(name)}`);
     let raw: Uint8Array;
     try {
       raw = fromBase64(m[2]!);
     } catch {
-      return { error: `signature of ${name} is not base64` };
+      return malformed(`signature of ${name} is not base64`);
     }
-    if (raw.length < 5) return { error: `signature of ${name} is too short` };
+    if (raw.length < 5) return malformed(`signature of ${name} is too short`);
     signatures.push({ name, keyId: raw.subarray(0, 4), signature: raw.subarray(4) });
   }
-  return { text, signatures };
+  return { ok: true, text, signatures };
 }
 
 /** The message a cosignature/v1 signs: "cosignature/v1\ntime <t>\n" ‖ checkpoint text. */
@@ -208,8 +227,9 @@ function readU64(bytes: Uint8Array): number | undefined {
  * the order: anyone who relays the note could add such a line.
  */
 export function openNote(note: string | Uint8Array, verifiers: readonly NoteVerifier[]): NoteResult {
+  assertVerifiers(verifiers, 'verifiers');
   const parsed = parseNote(note);
-  if ('error' in parsed) return { valid: false, reason: 'malformed', message: parsed.error };
+  if (!parsed.ok) return parsed;
   const { text, signatures } = parsed;
   const bytes = new TextEncoder().encode(text);
   const verified: string[] = [];
@@ -244,9 +264,21 @@ export function openNote(note: string | Uint8Array, verifiers: readonly NoteVeri
     if (!verified.includes(key.name)) verified.push(key.name);
   }
   const bad = failed.find((key) => !good.has(key));
-  if (bad) return { valid: false, reason: 'bad-signature', message: `invalid signature for key ${bad.name}+${toHex(bad.keyId)}`, text };
-  if (verified.length === 0) return { valid: false, reason: 'unverified', message: 'no configured key signed this note', text };
-  return { valid: true, text, verified, timestamps, unknown };
+  if (bad) return { ok: false, code: 'bad-signature', message: `invalid signature for key ${bad.name}+${toHex(bad.keyId)}`, text };
+  if (verified.length === 0) return { ok: false, code: 'unverified', message: 'no configured key signed this note', text };
+  return { ok: true, text, verified, timestamps, unknown };
+}
+
+const isVerifier = (v: unknown): v is NoteVerifier =>
+  typeof v === 'object' && v !== null && typeof (v as NoteVerifier).name === 'string' &&
+  (v as NoteVerifier).keyId instanceof Uint8Array && (v as NoteVerifier).publicKey instanceof Uint8Array;
+
+/** The verifier list is the caller's configuration: anything but parsed keys is misuse, refused before the note is read. */
+export function assertVerifiers(value: unknown, name: string): asserts value is readonly NoteVerifier[] {
+  if (!Array.isArray(value)) throw new ParapetTypeError(`"${name}" must be an array of verifier keys (from parseVerifierKey), got ${describe(value)}`);
+  for (let i = 0; i < value.length; i++) {
+    if (!isVerifier(value[i])) throw new ParapetTypeError(`"${name}[${i}]" must be a verifier key from parseVerifierKey, got ${describe(value[i])}`);
+  }
 }
 
 /**
@@ -259,6 +291,7 @@ export function signNote(text: string, signers: readonly NoteSigner[]): string {
     throw new ParapetRangeError('"text" must be UTF-8 ending in a newline, without other control characters', 'invalid-value');
   }
   if (text.includes('\n\n')) throw new ParapetRangeError('"text" must not contain a blank line', 'invalid-value');
+  if (!Array.isArray(signers) || !signers.every(isSigner)) throw new ParapetTypeError('"signers" must be an array of signer keys (from parseSignerKey)');
   if (signers.length === 0) throw new ParapetRangeError('"signers" must not be empty', 'invalid-value');
   const bytes = new TextEncoder().encode(text);
   const lines = signers.map((s) => {

@@ -1,3 +1,5 @@
+import { assertBytes, assertInteger } from '../bindings/errors.js';
+
 /**
  * Where a MerkleTree keeps its node hashes: the hash of every complete
  * (perfect) subtree, addressed by level (0 = leaves) and index within the
@@ -33,13 +35,17 @@ export class MemoryNodeStore implements NodeStore {
   }
 
   get(level: number, index: number): Uint8Array | undefined {
-    if (index >= (this.counts[level] ?? 0) || index < 0) return undefined;
+    // Written so that NaN, a fraction or a level never set reads as absent.
+    if (!(index >= 0 && index < (this.counts[level] ?? 0)) || !Number.isInteger(index)) return undefined;
     const chunk = this.levels[level]![Math.floor(index / CHUNK_HASHES)]!;
     const at = (index % CHUNK_HASHES) * 32;
     return chunk.subarray(at, at + 32);
   }
 
   set(level: number, index: number, hash: Uint8Array): void {
+    assertInteger(level, 'level', 0, 63);
+    assertInteger(index, 'index', 0, Number.MAX_SAFE_INTEGER);
+    assertBytes(hash, 'hash', 32);
     while (this.levels.length <= level) {
       this.levels.push([]);
       this.counts.push(0);
@@ -51,8 +57,10 @@ export class MemoryNodeStore implements NodeStore {
     if (index >= this.counts[level]!) this.counts[level] = index + 1;
   }
 
-  /** Forget the hashes at `level` from `count` on (undoing appends). */
+  /** Forget the hashes at `level` from `count` on (undoing appends: the memory store's rollback of a failed transaction). */
   truncate(level: number, count: number): void {
+    assertInteger(level, 'level', 0, 63);
+    assertInteger(count, 'count', 0, Number.MAX_SAFE_INTEGER);
     if (level < this.counts.length && count < this.counts[level]!) this.counts[level] = Math.max(0, count);
   }
 

@@ -1,4 +1,4 @@
-import { assertBytes, assertBytesArray, assertInteger, ParapetRangeError, ParapetStateError } from '../bindings/errors.js';
+import { assertBytes, assertBytesArray, assertInteger, ParapetRangeError, ParapetStateError, ParapetTypeError } from '../bindings/errors.js';
 import { emptyRoot, HASH_SIZE, hashChildren, hashChildrenBatch, hashLeaf, hashLeafBatch } from './hasher.js';
 import { isPowerOfTwo, splitPoint } from './math.js';
 import { MemoryNodeStore, type NodeStore } from './storage.js';
@@ -27,7 +27,14 @@ export class MerkleTree {
   private edges: Map<number, Uint8Array> | undefined;
 
   constructor(private readonly store: NodeStore = new MemoryNodeStore()) {
-    this.count = store.leafCount();
+    const s = store as Partial<NodeStore> | null;
+    if (typeof s !== 'object' || s === null || typeof s.leafCount !== 'function' || typeof s.get !== 'function' || typeof s.set !== 'function') {
+      throw new ParapetTypeError('"store" must be a NodeStore (leafCount, get, set)');
+    }
+    const count = store.leafCount();
+    // The store may be backed by storage an attacker can edit: a count that is not a size is damage.
+    if (!Number.isSafeInteger(count) || count < 0) throw new ParapetStateError(`the tree's node store reports ${String(count)} leaves`, 'store-damaged');
+    this.count = count;
   }
 
   /** Number of leaves. */

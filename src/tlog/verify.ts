@@ -1,11 +1,12 @@
 import { bytesEqual } from '../bindings/encoding.js';
+import type { VerifyResult } from '../bindings/result.js';
 import { HASH_SIZE, hashChildren } from './hasher.js';
 import { isPowerOfTwo } from './math.js';
 
 /**
  * Pure verifiers for RFC 6962 / RFC 9162 proofs. They check sizes and hash
  * lengths before hashing anything and never throw on their inputs: a proof
- * from an attacker gets a result with a stable reason code.
+ * from an attacker gets a result with a stable code.
  */
 
 export type ProofFailure =
@@ -17,21 +18,13 @@ export type ProofFailure =
   | 'wrong-proof-length' //     more or fewer proof elements than the sizes call for
   | 'root-mismatch'; //         the proof leads to a different root
 
-export type ProofResult =
-  | { readonly valid: true }
-  | {
-      readonly valid: false;
-      readonly reason: ProofFailure;
-      readonly message: string;
-      /** For root-mismatch: the root the proof computes (and, for consistency, which side failed). */
-      readonly computed?: Uint8Array;
-      readonly expected?: Uint8Array;
-    };
+/** `{ ok: true }`, or why not; a root mismatch carries the root the proof computes and the one expected. */
+export type ProofResult = VerifyResult<ProofFailure, {}, { readonly computed?: Uint8Array; readonly expected?: Uint8Array }>;
 
-const OK: ProofResult = Object.freeze({ valid: true });
+const OK: ProofResult = Object.freeze({ ok: true });
 
-function fail(reason: ProofFailure, message: string, extra: { computed?: Uint8Array; expected?: Uint8Array } = {}): ProofResult {
-  return { valid: false, reason, message, ...extra };
+function fail(code: ProofFailure, message: string, extra: { computed?: Uint8Array; expected?: Uint8Array } = {}): ProofResult {
+  return { ok: false, code, message, ...extra };
 }
 
 const isSize = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;

@@ -1,5 +1,6 @@
 import { bytesEqual, fromBase64, toBase64 } from '../bindings/encoding.js';
-import { assertInteger, ParapetRangeError, ParapetStateError, ParapetTypeError } from '../bindings/errors.js';
+import { assertInteger, assertOptions, ParapetRangeError, ParapetStateError, ParapetTypeError } from '../bindings/errors.js';
+import type { VerifyResult } from '../bindings/result.js';
 import { openCheckpoint, type Checkpoint, type OpenCheckpointOptions } from './checkpoint.js';
 import { parseNote, type NoteVerifier } from './note.js';
 import { verifyConsistency } from './verify.js';
@@ -17,9 +18,15 @@ export type WitnessFailure =
   | 'malformed' | 'bad-signature' | 'unverified' | 'malformed-checkpoint' | 'origin-mismatch' | 'missing-signer'
   | 'unknown-origin' | 'rollback' | 'fork' | 'truncate-and-reroot';
 
-export type WitnessResult =
-  | { readonly accepted: true; readonly checkpoint: Checkpoint; readonly previousSize: number | undefined }
-  | { readonly accepted: false; readonly reason: WitnessFailure; readonly message: string; readonly checkpoint?: Checkpoint };
+/**
+ * `ok` when the checkpoint was accepted (the witness now holds it), with the
+ * size held before; otherwise why not, with the checkpoint once it was read.
+ */
+export type WitnessResult = VerifyResult<
+  WitnessFailure,
+  { readonly checkpoint: Checkpoint; readonly previousSize: number | undefined },
+  { readonly checkpoint?: Checkpoint }
+>;
 
 /** A log the witness follows: its origin line and the keys whose signatures count for it. */
 export interface WitnessedLog {
@@ -71,6 +78,7 @@ export class CheckpointWitness {
     logs: readonly WitnessedLog[] | readonly NoteVerifier[],
     private readonly options: WitnessOptions = {},
   ) {
+    assertOptions(options);
     this.keysByOrigin = bindKeys(logs, options);
   }
 
@@ -87,7 +95,7 @@ export class CheckpointWitness {
    */
   update(note: string | Uint8Array, consistencyProof: readonly Uint8Array[] = []): WitnessResult {
     const parsed = parseNote(note);
-    if ('error' in parsed) return { accepted: false, reason: 'malformed', message: parsed.error };
+    if (!parsed.ok) return parsed;
     // The claimed origin only picks which keys to try; openCheckpoint then
     // checks the signed text names that same origin. Without this binding,
     // logA's key could sign a first checkpoint for logB (trusted on first use)
@@ -95,37 +103,37 @@ export class CheckpointWitness {
     const claimed = parsed.text.slice(0, parsed.text.indexOf('\n'));
     const keys = this.keysByOrigin.get(claimed);
     if (keys === undefined) {
-      return { accepted: false, reason: 'unknown-origin', message: `no key is configured for origin ${JSON.stringify(claimed)}` };
+      return { ok: false, code: 'unknown-origin', message: `no key is configured for origin ${JSON.stringify(claimed)}` };
     }
     const opened = openCheckpoint(note, keys, { ...this.options, origin: claimed });
-    if (!opened.valid) return { accepted: false, reason: opened.reason, message: opened.message };
+    if (!opened.ok) return opened;
     const cp = opened.checkpoint;
     const held = this.latest.get(cp.origin);
     if (held === undefined) {
       this.latest.set(cp.origin, { size: cp.size, root: cp.root.slice() });
-      return { accepted: true, checkpoint: cp, previousSize: undefined };
+      return { ok: true, checkpoint: cp, previousSize: undefined };
     }
     if (cp.size < held.size) {
-      return { accepted: false, reason: 'rollback', message: `size ${cp.size} is below the accepted ${held.size}`, checkpoint: cp };
+      return { ok: false, code: 'rollback', message: `size ${cp.size} is below the accepted ${held.size}`, checkpoint: cp };
     }
     if (cp.size === held.size) {
-      if (!bytesEqual(cp.root, held.root)) return { accepted: false, reason: 'fork', message: `a different root for size ${cp.size}`, checkpoint: cp };
-      return { accepted: true, checkpoint: cp, previousSize: held.size };
+      if (!bytesEqual(cp.root, held.root)) return { ok: false, code: 'fork', message: `a different root for size ${cp.size}`, checkpoint: cp };
+      return { ok: true, checkpoint: cp, previousSize: held.size };
     }
     // From an accepted empty tree every later tree is an extension.
     if (held.size > 0) {
       const proof = verifyConsistency(held.size, cp.size, consistencyProof, held.root, cp.root);
-      if (!proof.valid) {
+      if (!proof.ok) {
         return {
-          accepted: false,
-          reason: 'truncate-and-reroot',
-          message: `size ${cp.size} does not extend the accepted size ${held.size} (${proof.reason}: ${proof.message})`,
+          ok: false,
+          code: 'truncate-and-reroot',
+          message: `size ${cp.size} does not extend the accepted size ${held.size} (${proof.code}: ${proof.message})`,
           checkpoint: cp,
         };
       }
     }
     this.latest.set(cp.origin, { size: cp.size, root: cp.root.slice() });
-    return { accepted: true, checkpoint: cp, previousSize: held.size };
+    return { ok: true, checkpoint: cp, previousSize: held.size };
   }
 
   toJSON(): WitnessState {
@@ -201,7 +209,8 @@ const isVerifier = (v: unknown): v is NoteVerifier =>
 
 /** The keys configured for each origin, from pairs or from a flat list (key name = origin). */
 function bindKeys(logs: readonly WitnessedLog[] | readonly NoteVerifier[], options: WitnessOptions): Map<string, readonly NoteVerifier[]> {
-  if (!Array.isArray(logs) || logs.length === 0) throw new ParapetRangeError('"logs" must be a non-empty array', 'invalid-value');
+  if (!Array.isArray(logs)) throw new ParapetTypeError('"logs" must be an array of { origin, keys } pairs or of verifier keys');
+  if (logs.length === 0) throw new ParapetRangeError('"logs" must not be empty', 'invalid-value');
   const byOrigin = new Map<string, NoteVerifier[]>();
   if (logs.every(isVerifier)) {
     // A required co-signer in a flat list would be bound to an origin named

@@ -1,24 +1,51 @@
 import { canonicalJson } from '../canonical/jcs.js';
 import { POLICY_TAGS, PROVENANCE_KINDS, type PolicyTag, type Provenance, type ProvenanceKind } from './types.js';
 
+/** Provenance under the log's wire names (the Provenance a record carries, field for field). */
+export interface WireProvenance {
+  readonly agent_id: string;
+  readonly session_id: string;
+  readonly timestamp: number;
+  readonly kind: ProvenanceKind;
+  readonly actor?: string;
+  readonly reason?: string;
+  readonly rolled_back_from?: number;
+  readonly rolled_back_to?: number;
+}
+
+/** A record's provenance from its entry's: the same facts under TypeScript names; absent fields stay absent. */
+export function provenanceOf(p: WireProvenance): Provenance {
+  const out: { -readonly [K in keyof Provenance]: Provenance[K] } = { agentId: p.agent_id, sessionId: p.session_id, timestamp: p.timestamp, kind: p.kind };
+  if (p.actor !== undefined) out.actor = p.actor;
+  if (p.reason !== undefined) out.reason = p.reason;
+  if (p.rolled_back_from !== undefined) out.rolledBackFrom = p.rolled_back_from;
+  if (p.rolled_back_to !== undefined) out.rolledBackTo = p.rolled_back_to;
+  return out;
+}
+
 /**
- * One log entry. Its RFC 8785 canonical bytes are the Merkle leaf, and `prev`
- * (the previous entry's leaf hash) chains it to the entry before. It commits
- * to the metadata and the value's hash, never to the value: values live
- * beside the log, so erasing one leaves the log verifiable.
+ * One log entry, the wire format: its RFC 8785 canonical bytes are the Merkle
+ * leaf, and `prev` (the previous entry's leaf hash) chains it to the entry
+ * before. Its field names are the log's (snake_case) and never change with
+ * the TypeScript API: leaves already vouched for by checkpoints must stay the
+ * same bytes. It commits to the metadata and the value's hash, never to the
+ * value: values live beside the log, so erasing one leaves the log verifiable.
  */
+/** What an entry records: a write, an erasure, a status change, a session's end, or a refused operation. */
+export type LogOp = 'put' | 'rollback' | 'forget' | 'purge' | 'session-end' | 'quarantine' | 'promote' | 'refused';
+
 export interface LogEntry {
   readonly v: 1;
   readonly seq: number;
   readonly prev: string | null;
-  readonly op: 'put' | 'rollback' | 'forget' | 'purge' | 'session-end' | 'quarantine' | 'promote' | 'refused';
+  readonly op: LogOp;
   /** Empty for `session-end`, which concerns no key. */
   readonly ns: string;
   readonly key: string;
   /** The version written (put, rollback) or acted on (the others; 0 for `session-end`). */
   readonly version: number;
   readonly policy_tag?: PolicyTag;
-  readonly provenance: Provenance;
+  readonly provenance: WireProvenance;
   readonly write_hash?: string;
   readonly parent_hash?: string | null;
   readonly quarantined?: boolean;
@@ -46,7 +73,7 @@ export function entryJson(e: LogEntry): string {
   return `${out}}`;
 }
 
-function provenanceJson(p: Provenance): string {
+function provenanceJson(p: WireProvenance): string {
   // The common shape (four fields) is written directly; anything else by the generic writer.
   if (p.actor !== undefined || p.reason !== undefined || p.rolled_back_from !== undefined || p.rolled_back_to !== undefined) return canonicalJson(p);
   return `{"agent_id":${jsonString(p.agent_id)},"kind":${oneOf(p.kind, PROVENANCE_KINDS)},"session_id":${jsonString(p.session_id)},"timestamp":${jsonNumber(p.timestamp)}}`;
@@ -92,13 +119,13 @@ export function decodeEntry(bytes: Uint8Array | undefined): LogEntry | undefined
   return isLogEntry(e) ? e : undefined;
 }
 
-const OPS: readonly string[] = ['put', 'rollback', 'forget', 'purge', 'session-end', 'quarantine', 'promote', 'refused'];
+const OPS: readonly LogOp[] = ['put', 'rollback', 'forget', 'purge', 'session-end', 'quarantine', 'promote', 'refused'];
 /** Shape checks for what storage hands back (not trusted): here, in the index readers and in verify(). */
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 export const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 const optional = (v: unknown, check: (v: unknown) => boolean) => v === undefined || check(v);
 
-function isProvenance(p: unknown): p is Provenance {
+function isProvenance(p: unknown): p is WireProvenance {
   return (
     isObject(p) && typeof p.agent_id === 'string' && typeof p.session_id === 'string' && typeof p.timestamp === 'number' &&
     Number.isFinite(p.timestamp) && PROVENANCE_KINDS.includes(p.kind as ProvenanceKind) &&
@@ -108,7 +135,7 @@ function isProvenance(p: unknown): p is Provenance {
 }
 
 function isLogEntry(e: unknown): e is LogEntry {
-  if (!isObject(e) || e.v !== 1 || !isCount(e.seq) || !(e.prev === null || isHex64(e.prev)) || !OPS.includes(e.op as string)) return false;
+  if (!isObject(e) || e.v !== 1 || !isCount(e.seq) || !(e.prev === null || isHex64(e.prev)) || !OPS.includes(e.op as LogOp)) return false;
   if (typeof e.ns !== 'string' || typeof e.key !== 'string' || !isCount(e.version) || !isProvenance(e.provenance)) return false;
   if (!optional(e.policy_tag, (v) => POLICY_TAGS.includes(v as PolicyTag)) || !optional(e.write_hash, isHex64)) return false;
   if (!optional(e.parent_hash, (v) => v === null || isHex64(v)) || !optional(e.quarantined, (v) => typeof v === 'boolean')) return false;

@@ -5,10 +5,15 @@
  */
 export { init } from '../tlog/index.js';
 export { VmgMemoryStore, type OpenOptions, type PutOptions, type GetOptions, type HistoryItem, type PurgeReport } from './store.js';
-export { MemoryBackend, type StorageBackend, type BackendTx, type IndexValue } from './backend.js';
-export { MemoryStoreError, VersionConflictError, ImmutableRecordError } from './errors.js';
-export type { StoreVerification, EntryReport, EntryStatus, AgainstResult } from './verify-store.js';
-export type { LogEntry } from './entry.js';
+export { MemoryBackend } from './backend.js';
+/** The extension API for storage backends (decision 45). */
+export type { StorageBackend, BackendTx, IndexValue } from './backend.js';
+export { MemoryStoreError, VersionConflictError, ImmutableRecordError, type MemoryStoreErrorCode } from './errors.js';
+export type {
+  StoreVerification, StoreReport, StoreVerifyCode, StoreProblem, EntryReport, EntryReason, EntryStatus, AgainstResult,
+} from './verify-store.js';
+/** The log's wire format: entries as their canonical JSON holds them. */
+export type { LogEntry, LogOp, WireProvenance } from './entry.js';
 export {
   POLICY_TAGS, PROVENANCE_KINDS, DERIVED_KINDS, type PolicyTag, type ProvenanceKind, type Provenance, type MemoryRecord,
   type RecordProof, type ContentGuard,

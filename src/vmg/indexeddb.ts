@@ -8,8 +8,10 @@
  * lock named after the database while it is open, and a second tab or worker
  * that opens the same store is refused instead of forking its log.
  */
-import { MemoryBackend, type BackendTx, type IndexValue, type StorageBackend, type Write } from './backend.js';
+import type { BackendTx, IndexValue, StorageBackend } from './backend.js';
+import { ParapetError } from '../bindings/errors.js';
 import { MemoryStoreError } from './errors.js';
+import { JournaledMemory, type Write } from './journaled-memory.js';
 
 const STORES = ['entries', 'values', 'index', 'nodes'] as const;
 /**
@@ -42,25 +44,30 @@ export interface IndexedDbOptions {
   readonly locks?: LockManagerLike | null;
 }
 
-export class IndexedDbBackend extends MemoryBackend implements StorageBackend {
-  override readonly durable = true;
+export class IndexedDbBackend implements StorageBackend {
+  /** The mirror every operation runs against. */
+  readonly #memory = new JournaledMemory();
   #queue: Promise<unknown> = Promise.resolve();
   #unlock: (() => void) | undefined;
 
-  private constructor(private readonly db: IDBDatabase) {
-    super();
-  }
+  private constructor(private readonly db: IDBDatabase) {}
 
   /**
-   * Open (creating if needed) the database `name` and load it. Where Web
-   * Locks exist, refuses with MemoryStoreError code `backend` when another
-   * tab or worker has the same store open.
+   * Open (creating if needed) the database `name` and load it. Refuses with
+   * a MemoryStoreError: `locked` when another tab or worker has the same
+   * store open (where Web Locks exist), `layout-mismatch` for a database of
+   * another layout, `store-damaged` for records the backend never writes,
+   * `open-failed` when IndexedDB is missing or will not open the database.
    */
   static async open(name: string, options: IndexedDbOptions | IDBFactory = {}): Promise<IndexedDbBackend> {
     const { factory = globalThis.indexedDB, locks = defaultLocks() } = isFactory(options) ? { factory: options } : options;
-    if (!factory) throw new Error('IndexedDB is not available in this runtime');
-    const unlock = locks ? await exclusive(locks, `parapet-vmg:${name}`) : undefined;
-    if (locks && !unlock) throw new MemoryStoreError(`the store "${name}" is open in another tab or worker: one writer per database`, 'backend');
+    if (!factory) throw new MemoryStoreError('IndexedDB is not available in this runtime', 'open-failed');
+    const unlock = locks
+      ? await exclusive(locks, `parapet-vmg:${name}`).catch((e: unknown) => {
+        throw new MemoryStoreError(`the Web Lock for the store "${name}" could not be requested`, 'open-failed', { cause: e });
+      })
+      : undefined;
+    if (locks && !unlock) throw new MemoryStoreError(`the store "${name}" is open in another tab or worker: one writer per database`, 'locked');
     try {
       const open = factory.open(name, LAYOUT);
       let refused: number | undefined;
@@ -74,12 +81,18 @@ export class IndexedDbBackend extends MemoryBackend implements StorageBackend {
       };
       const db = await request(open).catch((e: unknown) => {
         const version = refused ?? ((e as Error)?.name === 'VersionError' ? 'newer' : undefined);
-        if (version === undefined) throw e;
-        throw new MemoryStoreError(`the IndexedDB database "${name}" is not a parapet memory store of this version (layout ${version}, expected ${LAYOUT})`, 'backend');
+        if (version === undefined) throw new MemoryStoreError(`IndexedDB would not open the database "${name}"`, 'open-failed', { cause: e });
+        throw new MemoryStoreError(`the IndexedDB database "${name}" is not a parapet memory store of this version (layout ${version}, expected ${LAYOUT})`, 'layout-mismatch');
       });
       const backend = new IndexedDbBackend(db);
       backend.#unlock = unlock;
-      await backend.#load();
+      try {
+        await backend.#load();
+      } catch (e) {
+        db.close();
+        if (e instanceof ParapetError) throw e;
+        throw new MemoryStoreError(`the IndexedDB database "${name}" could not be read`, 'open-failed', { cause: e });
+      }
       return backend;
     } catch (e) {
       unlock?.();
@@ -90,7 +103,7 @@ export class IndexedDbBackend extends MemoryBackend implements StorageBackend {
   /**
    * Load the database into the mirror. What is stored is not trusted: a record
    * of the wrong type, or keyed where the backend never writes, makes open()
-   * fail with MemoryStoreError code `backend` (nothing else), and keys are
+   * fail with MemoryStoreError code `store-damaged` (nothing else), and keys are
    * bounded by the number of rows, so that one edited key cannot make loading
    * allocate without bound. Gaps within the bounds load as missing records,
    * which verify() reports.
@@ -103,23 +116,24 @@ export class IndexedDbBackend extends MemoryBackend implements StorageBackend {
       return keys.map((k, i) => [k, values[i]] as const);
     };
     const [entries, values, index, nodes] = (await Promise.all(STORES.map(all))) as [Row[], Row[], Row[], Row[]];
-    const damaged = (what: string) => new MemoryStoreError(`the IndexedDB database "${this.db.name}" is damaged: ${what}`, 'backend');
+    const damaged = (what: string) => new MemoryStoreError(`the IndexedDB database "${this.db.name}" is damaged: ${what}`, 'store-damaged');
+    const memory = this.#memory;
     // A log of n entries is keyed 0 … n − 1; deleted rows leave gaps, but not beyond twice the rows.
     const seqLimit = 2 * entries.length + 64;
     for (const [seq, b] of entries) {
       if (!isIndexBelow(seq, seqLimit)) throw damaged(`an entry keyed ${describeKey(seq)}`);
       if (!(b instanceof ArrayBuffer)) throw damaged(`entry ${seq as number} is not bytes`);
-      this.hold('entry', seq as number, new Uint8Array(b));
+      memory.hold('entry', seq as number, new Uint8Array(b));
     }
     for (const [ref, b] of values) {
       if (typeof ref !== 'string') throw damaged(`a value keyed ${describeKey(ref)}`);
       if (!(b instanceof ArrayBuffer)) throw damaged(`value ${JSON.stringify(ref)} is not bytes`);
-      this.hold('value', ref, new Uint8Array(b));
+      memory.hold('value', ref, new Uint8Array(b));
     }
     // Index records may be any value: every reader checks their shape.
     for (const [name, v] of index) {
       if (typeof name !== 'string') throw damaged(`an index record keyed ${describeKey(name)}`);
-      this.hold('index', name, v as IndexValue);
+      memory.hold('index', name, v as IndexValue);
     }
     // Node (level, i) is keyed [level, i]; a tree of 2^53 leaves has 54 levels. Replayed level by level, index by index.
     const nodeLimit = 2 * nodes.length + 64;
@@ -130,20 +144,20 @@ export class IndexedDbBackend extends MemoryBackend implements StorageBackend {
       sorted.push([key[0] as number, key[1] as number, h]);
     }
     sorted.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-    for (const [level, i, h] of sorted) this.holdNode(level, i, new Uint8Array(h));
+    for (const [level, i, h] of sorted) memory.holdNode(level, i, new Uint8Array(h));
   }
 
-  override transaction<T>(fn: (tx: BackendTx) => T): Promise<T> {
+  transaction<T>(fn: (tx: BackendTx) => T): Promise<T> {
     // Serialise: the next operation runs only after this one is committed (or undone).
     const run = this.#queue.then(async () => {
-      const { result, writes } = this.run(fn);
+      const { result, writes } = this.#memory.run(fn);
       try {
         await this.#persist(writes);
       } catch (e) {
-        this.undo(writes);
-        throw e;
+        this.#memory.undo(writes);
+        throw new MemoryStoreError(`IndexedDB did not commit the operation: nothing was written`, 'backend', { cause: e });
       }
-      this.settle(writes);
+      this.#memory.settle(writes);
       return result;
     });
     this.#queue = run.catch(() => undefined);
@@ -155,15 +169,15 @@ export class IndexedDbBackend extends MemoryBackend implements StorageBackend {
     return new Promise((resolve, reject) => {
       const t = this.db.transaction([...STORES], 'readwrite');
       for (const w of writes) {
-        if (w.kind === 'entry') t.objectStore('entries').put(ownBuffer(this.bytesOf(w.after)!), w.seq);
+        if (w.kind === 'entry') t.objectStore('entries').put(ownBuffer(this.#memory.bytesOf(w.after)!), w.seq);
         else if (w.kind === 'value') {
-          const bytes = this.bytesOf(w.after);
+          const bytes = this.#memory.bytesOf(w.after);
           if (bytes === undefined) t.objectStore('values').delete(w.ref);
           else t.objectStore('values').put(ownBuffer(bytes), w.ref);
         } else if (w.kind === 'index') {
           if (w.after === undefined) t.objectStore('index').delete(w.name);
           else t.objectStore('index').put(w.after, w.name);
-        } else t.objectStore('nodes').put(this.nodes.get(w.level, w.index)!.slice().buffer, [w.level, w.index]);
+        } else t.objectStore('nodes').put(this.#memory.nodes.get(w.level, w.index)!.slice().buffer, [w.level, w.index]);
       }
       t.oncomplete = () => resolve();
       t.onerror = () => reject(t.error);
@@ -171,9 +185,9 @@ export class IndexedDbBackend extends MemoryBackend implements StorageBackend {
     });
   }
 
-  override async close(): Promise<void> {
+  async close(): Promise<void> {
     await this.#queue;
-    this.closed = true;
+    this.#memory.closed = true;
     this.db.close();
     this.#unlock?.();
     this.#unlock = undefined;

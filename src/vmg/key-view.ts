@@ -21,7 +21,7 @@ export class KeyView {
     // Each version is one log entry: a head claiming more is damaged, and
     // walking its versions (get, history, forget) would not end.
     if (this.head && this.head.latest > tx.entryCount()) {
-      throw new MemoryStoreError(`the index head of "${key}" claims ${this.head.latest} versions in a log of ${tx.entryCount()} entries: run verify()`, 'backend');
+      throw new MemoryStoreError(`the index head of "${key}" claims ${this.head.latest} versions in a log of ${tx.entryCount()} entries: run verify()`, 'store-damaged');
     }
   }
 
@@ -47,7 +47,7 @@ export class KeyView {
     let rec = cache.get(v);
     if (!rec) {
       rec = asVersionIndex(this.tx.getIndex(this.nameOf(v)), this.key, v);
-      if (!rec) throw new MemoryStoreError(`the index record of "${this.key}" v${v} is missing: run verify()`, 'backend');
+      if (!rec) throw new MemoryStoreError(`the index record of "${this.key}" v${v} is missing: run verify()`, 'store-damaged');
       cache.set(v, rec);
     }
     return rec;
@@ -91,7 +91,7 @@ function asKeyHead(value: IndexValue | undefined, key: string): KeyHead | undefi
   ) {
     return value as unknown as KeyHead;
   }
-  throw new MemoryStoreError(`the index head of "${key}" is unreadable: run verify()`, 'backend');
+  throw new MemoryStoreError(`the index head of "${key}" is unreadable: run verify()`, 'store-damaged');
 }
 
 function asVersionIndex(value: IndexValue | undefined, key: string, v: number): VersionIndex | undefined {
@@ -102,5 +102,5 @@ function asVersionIndex(value: IndexValue | undefined, key: string, v: number): 
   ) {
     return value as unknown as VersionIndex;
   }
-  throw new MemoryStoreError(`the index record of "${key}" v${v} is unreadable: run verify()`, 'backend');
+  throw new MemoryStoreError(`the index record of "${key}" v${v} is unreadable: run verify()`, 'store-damaged');
 }

@@ -16,7 +16,7 @@ const itemName = (session: string, i: number) => `${sessionIndexName(session)}\u
 function count(tx: BackendTx, session: string): number {
   const n = tx.getIndex(sessionIndexName(session)) ?? 0;
   // Each item is one write, hence one log entry: a larger count is damage, refused before any walk.
-  if (!isCount(n) || n > tx.entryCount()) throw new MemoryStoreError(`the retention list of session "${session}" is unreadable: run verify()`, 'backend');
+  if (!isCount(n) || n > tx.entryCount()) throw new MemoryStoreError(`the retention list of session "${session}" is unreadable: run verify()`, 'store-damaged');
   return n;
 }
 
@@ -31,7 +31,7 @@ export function readSessionList(tx: BackendTx, session: string): SessionItem[] {
   for (let i = 0, n = count(tx, session); i < n; i++) {
     const item = tx.getIndex(itemName(session, i));
     if (!Array.isArray(item) || item.length !== 3 || typeof item[0] !== 'string' || typeof item[1] !== 'string' || typeof item[2] !== 'number') {
-      throw new MemoryStoreError(`the retention list of session "${session}" is unreadable: run verify()`, 'backend');
+      throw new MemoryStoreError(`the retention list of session "${session}" is unreadable: run verify()`, 'store-damaged');
     }
     out.push(item as unknown as SessionItem);
   }

@@ -20,6 +20,7 @@
  */
 import { closeSync, openSync, unlinkSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { describe, ParapetError, ParapetTypeError } from '../bindings/errors.js';
 import type { BackendTx, IndexValue, StorageBackend } from './backend.js';
 import { MemoryStoreError } from './errors.js';
 
@@ -92,7 +93,6 @@ function statements(db: Database.Database) {
 }
 
 export class SqliteBackend implements StorageBackend {
-  readonly durable = true;
   readonly db: Database.Database;
   readonly #q: ReturnType<typeof statements>;
   readonly #run: Database.Transaction<(fn: (tx: BackendTx) => unknown) => Ran>;
@@ -110,7 +110,14 @@ export class SqliteBackend implements StorageBackend {
   #scrubPending = false;
   readonly #busyTimeout: number;
 
+  /**
+   * Open (creating it 0600 if missing, unless `create: false`) the store in
+   * the file `path`. Refuses with a MemoryStoreError: `not-found` (create:
+   * false and no store there), `layout-mismatch` (a store of another layout),
+   * `open-failed` (the file cannot be opened or created, or is not SQLite).
+   */
   constructor(path: string, options: SqliteOptions = {}) {
+    if (typeof path !== 'string') throw new ParapetTypeError(`"path" must be a string, got ${describe(path)}`);
     const create = options.create ?? true;
     this.#busyTimeout = options.busyTimeoutMs ?? 10_000;
     const created = create && createPrivate(path);
@@ -119,7 +126,7 @@ export class SqliteBackend implements StorageBackend {
     } catch (e) {
       if (created) unlinkSync(path);
       if (!create && (e as { code?: string }).code === 'SQLITE_CANTOPEN') throw new MemoryStoreError(`no memory store at "${path}": the file does not exist`, 'not-found');
-      throw e;
+      throw new MemoryStoreError(`cannot open the memory store "${path}": ${(e as Error).message}`, 'open-failed', { cause: e });
     }
     try {
       // Checked before the WAL pragma: that would write to an empty file.
@@ -132,7 +139,8 @@ export class SqliteBackend implements StorageBackend {
       this.db.transaction(() => this.#createLayout(path)).immediate();
     } catch (e) {
       this.db.close();
-      throw e;
+      if (e instanceof ParapetError) throw e;
+      throw new MemoryStoreError(`cannot open the memory store "${path}": ${(e as Error).message}`, 'open-failed', { cause: e });
     }
     this.#q = statements(this.db);
     this.#run = this.db.transaction((fn: (tx: BackendTx) => unknown) => this.#runInside(fn));
@@ -180,7 +188,7 @@ export class SqliteBackend implements StorageBackend {
       this.db.exec(SCHEMA);
       this.db.pragma(`user_version = ${LAYOUT}`);
     } else if (version !== LAYOUT) {
-      throw new MemoryStoreError(`"${path}" is not a parapet memory store of this version (layout ${version}, expected ${LAYOUT})`, 'backend');
+      throw new MemoryStoreError(`"${path}" is not a parapet memory store of this version (layout ${version}, expected ${LAYOUT})`, 'layout-mismatch');
     }
   }
 
@@ -327,6 +335,7 @@ export class SqliteBackend implements StorageBackend {
   }
 
   async transaction<T>(fn: (tx: BackendTx) => T): Promise<T> {
+    if (!this.db.open) throw new MemoryStoreError('the SQLite backend is closed', 'closed');
     let ran: Ran;
     try {
       // IMMEDIATE takes the write lock up front, so two processes cannot both
@@ -334,6 +343,9 @@ export class SqliteBackend implements StorageBackend {
       ran = this.#run.immediate(fn);
     } catch (e) {
       this.#forget();
+      // SQLite's own failures (a lock held past the busy timeout, I/O, a full disk) roll the
+      // transaction back: typed, with SQLite's error as the cause. The callback's errors pass as they are.
+      if (e instanceof Database.SqliteError) throw new MemoryStoreError(`SQLite refused the operation (${e.code}): nothing was written`, 'backend', { cause: e });
       throw e;
     }
     ran.remember();

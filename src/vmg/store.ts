@@ -1,22 +1,21 @@
 import { sha256, toHex } from '../bindings/index.js';
 import { hexEquals } from '../bindings/encoding.js';
-import { assertInteger, ParapetRangeError, ParapetStateError, ParapetTypeError } from '../bindings/errors.js';
+import { assertInteger, describe, ParapetRangeError, ParapetStateError, ParapetTypeError } from '../bindings/errors.js';
 import { canonicalJson, wellFormed } from '../canonical/jcs.js';
 import { hashLeaf } from '../tlog/hasher.js';
 import { MerkleTree } from '../tlog/tree.js';
 import { signCheckpoint, type Checkpoint } from '../tlog/checkpoint.js';
 import type { NoteSigner } from '../tlog/note.js';
 import { MemoryBackend, type BackendTx, type StorageBackend } from './backend.js';
-import { decodeEntry, entryJson, HEAD_INDEX, valueRef, type LogEntry } from './entry.js';
+import { decodeEntry, entryJson, HEAD_INDEX, provenanceOf, valueRef, type LogEntry, type WireProvenance } from './entry.js';
 import { Utf8Scratch } from './scratch.js';
 import { appendSessionList, clearSessionList, readSessionList } from './session-list.js';
 import { KeyView } from './key-view.js';
 import { ImmutableRecordError, MemoryStoreError, VersionConflictError } from './errors.js';
 import {
-  DERIVED_KINDS, POLICY_TAGS, PROVENANCE_KINDS, type ContentGuard, type MemoryRecord, type PolicyTag, type Provenance,
-  type ProvenanceKind, type RecordProof,
+  DERIVED_KINDS, POLICY_TAGS, PROVENANCE_KINDS, type ContentGuard, type MemoryRecord, type PolicyTag, type ProvenanceKind, type RecordProof,
 } from './types.js';
-import { verifyStore, verifyStoreAgainst, type StoreVerification } from './verify-store.js';
+import { verifyStore, verifyStoreAgainst, type AgainstResult, type StoreVerification } from './verify-store.js';
 
 export interface OpenOptions {
   readonly backend?: StorageBackend;
@@ -44,8 +43,8 @@ export interface PutOptions {
 export interface GetOptions {
   readonly namespace?: string;
   readonly includeQuarantined?: boolean;
-  /** Read this version instead of the latest. */
-  readonly asOf?: number;
+  /** Read this version (1 or more) instead of the latest. */
+  readonly version?: number;
 }
 
 export interface HistoryItem extends MemoryRecord {
@@ -55,7 +54,7 @@ export interface HistoryItem extends MemoryRecord {
 
 export interface PurgeReport {
   readonly sessionId: string;
-  readonly purged: readonly { namespace: string; key: string; version: number; policy_tag: PolicyTag }[];
+  readonly purged: readonly { readonly namespace: string; readonly key: string; readonly version: number; readonly policyTag: PolicyTag }[];
 }
 
 const DEFAULT_NS = 'default';
@@ -71,9 +70,22 @@ function checkText(value: unknown, name: string): asserts value is string {
   if (!wellFormed(value)) throw new ParapetRangeError(`"${name}" holds a lone surrogate (not I-JSON)`, 'invalid-value');
 }
 
+/**
+ * An options argument: an object, or absent when nothing in it is required.
+ * Without this a missing one surfaced as the platform's TypeError from deep
+ * inside the operation ("cannot read properties of undefined").
+ */
+function checkOptions<T extends object>(value: T | undefined, method: string, required?: string): T {
+  if (value === undefined && required === undefined) return {} as T;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ParapetTypeError(`"options" of ${method}() must be an object${required ? ` with ${required}` : ''}, got ${describe(value)}`);
+  }
+  return value;
+}
+
 /** Stored value bytes are what their entry's write_hash says, or the operation stops: reads never serve, and rollbacks never copy, content edited at rest. */
 function assertValueMatches(bytes: Uint8Array, writeHash: string, key: string, version: number): void {
-  if (!hexEquals(writeHash, sha256(bytes))) throw new MemoryStoreError(`value of "${key}" v${version} does not match its write_hash: run verify()`, 'backend');
+  if (!hexEquals(writeHash, sha256(bytes))) throw new MemoryStoreError(`value of "${key}" v${version} does not match its write_hash: run verify()`, 'store-damaged');
 }
 
 /**
@@ -154,8 +166,10 @@ export class VmgMemoryStore {
   /** Store `value` (any I-JSON value) as the next version of `key`. */
   async put(key: string, value: unknown, options: PutOptions): Promise<MemoryRecord> {
     checkKey(key);
-    const ns = checkNamespace(options?.namespace);
+    options = checkOptions(options, 'put', '`policyTag`');
+    const ns = checkNamespace(options.namespace);
     const policy = options.policyTag;
+    if (typeof policy !== 'string') throw new ParapetTypeError(`"policyTag" must be one of ${POLICY_TAGS.join(', ')}, got ${describe(policy)}`);
     if (!POLICY_TAGS.includes(policy)) throw new ParapetRangeError(`"policyTag" must be one of ${POLICY_TAGS.join(', ')}`, 'invalid-value');
     const kind = options.provenanceKind ?? 'user';
     if (!PROVENANCE_KINDS.includes(kind)) throw new ParapetRangeError(`"provenanceKind" must be one of ${PROVENANCE_KINDS.join(', ')}`, 'invalid-value');
@@ -192,21 +206,26 @@ export class VmgMemoryStore {
 
   /**
    * The latest version of `key` that is not quarantined (unless asked) and
-   * not erased, or the version `asOf`, with an inclusion proof of its log
+   * not erased, or the version `version`, with an inclusion proof of its log
    * entry against the current tree head. Undefined when there is none.
    */
-  async get(key: string, options: GetOptions = {}): Promise<{ record: MemoryRecord; proof: RecordProof } | undefined> {
+  async get(key: string, options?: GetOptions): Promise<{ record: MemoryRecord; proof: RecordProof } | undefined> {
     checkKey(key);
+    options = checkOptions(options, 'get');
     const ns = checkNamespace(options.namespace);
-    if (options.asOf !== undefined) assertInteger(options.asOf, 'asOf', 1, Number.MAX_SAFE_INTEGER);
+    // The option's earlier name, ignored, would read the latest version where a past one was asked for.
+    if ('asOf' in options) throw new ParapetTypeError('"asOf" is now "version": get(key, { version })');
+    const asked = options.version;
+    if (asked !== undefined) assertInteger(asked, 'version', 1, Number.MAX_SAFE_INTEGER);
+    const includeQuarantined = options.includeQuarantined === true;
     return this.#transaction((tx) => {
       const view = new KeyView(tx, ns, key);
-      const usable = (v: { erased: boolean; quarantined: boolean }) => !v.erased && (options.includeQuarantined === true || !v.quarantined);
-      const at = options.asOf === undefined ? undefined : view.version(options.asOf);
+      const usable = (v: { erased: boolean; quarantined: boolean }) => !v.erased && (includeQuarantined || !v.quarantined);
+      const at = asked === undefined ? undefined : view.version(asked);
       // The walk back stops at an immutable version: it superseded the ones before it for good, so
       // quarantined it leaves the key with no value, not an older one (a rollback immutability forbids).
-      const newest = options.asOf === undefined ? view.newest((v) => usable(v) || v.policy === 'immutable') : undefined;
-      const chosen = options.asOf === undefined ? (newest && usable(newest) ? newest : undefined) : at && usable(at) ? at : undefined;
+      const newest = asked === undefined ? view.newest((v) => usable(v) || v.policy === 'immutable') : undefined;
+      const chosen = asked === undefined ? (newest && usable(newest) ? newest : undefined) : at && usable(at) ? at : undefined;
       if (!chosen) return undefined;
       const record = this.#record(tx, ns, key, chosen.v, chosen.seq, chosen.quarantined);
       if (!record) return undefined;
@@ -220,9 +239,9 @@ export class VmgMemoryStore {
   }
 
   /** Every version of `key`, oldest first; erased ones have no value. */
-  async history(key: string, options: { namespace?: string } = {}): Promise<HistoryItem[]> {
+  async history(key: string, options?: { namespace?: string }): Promise<HistoryItem[]> {
     checkKey(key);
-    const ns = checkNamespace(options.namespace);
+    const ns = checkNamespace(checkOptions(options, 'history').namespace);
     return this.#transaction((tx) => {
       return new KeyView(tx, ns, key).versions().map((v) => {
         const record = this.#record(tx, ns, key, v.v, v.seq, v.quarantined, true)!;
@@ -237,7 +256,8 @@ export class VmgMemoryStore {
    */
   async rollback(key: string, toVersion: number, options: { reason: string; namespace?: string }): Promise<MemoryRecord> {
     checkKey(key);
-    const ns = checkNamespace(options?.namespace);
+    options = checkOptions(options, 'rollback', '`reason`');
+    const ns = checkNamespace(options.namespace);
     assertInteger(toVersion, 'toVersion', 1, Number.MAX_SAFE_INTEGER);
     checkText(options.reason, 'reason');
     const outcome = await this.#transaction((tx) => {
@@ -257,7 +277,7 @@ export class VmgMemoryStore {
       const { provenance: { session_id: writtenIn }, policy_tag: retained } = targetEntry; // the log's, not the index's
       if ((retained === 'session' || retained === 'ephemeral') && writtenIn !== this.sessionId) return { otherSession: writtenIn, policy: retained } as const;
       assertValueMatches(bytes, targetEntry.write_hash!, key, toVersion); // content edited at rest is not copied into a new version
-      const provenance: Provenance = {
+      const provenance: WireProvenance = {
         ...this.#provenance(targetEntry.provenance.kind),
         actor: this.agentId, reason: options.reason, rolled_back_from: view.latest, rolled_back_to: toVersion,
       };
@@ -279,8 +299,9 @@ export class VmgMemoryStore {
   }
 
   /** Erase every version's value of `key` (the log keeps their hashes). Immutable keys refuse. */
-  async forget(key: string, options: { namespace?: string; reason?: string } = {}): Promise<{ erased: number[] }> {
+  async forget(key: string, options?: { namespace?: string; reason?: string }): Promise<{ erased: number[] }> {
     checkKey(key);
+    options = checkOptions(options, 'forget');
     const ns = checkNamespace(options.namespace);
     if (options.reason) checkText(options.reason, 'reason');
     const outcome = await this.#transaction((tx) => {
@@ -315,7 +336,7 @@ export class VmgMemoryStore {
   async endSession(sessionId: string = this.sessionId): Promise<PurgeReport> {
     checkSessionId(sessionId);
     const purged = await this.#transaction((tx) => {
-      const out: { namespace: string; key: string; version: number; policy_tag: PolicyTag }[] = [];
+      const out: PurgeReport['purged'][number][] = [];
       const list = readSessionList(tx, sessionId);
       for (const [ns, key, version] of list) {
         const view = new KeyView(tx, ns, key);
@@ -324,7 +345,7 @@ export class VmgMemoryStore {
         this.#eraseValue(tx, ns, key, version);
         view.saveVersion({ ...v, erased: true });
         this.#append(tx, { op: 'purge', ns, key, version, provenance: this.#provenance('user'), detail: { session_id: sessionId, policy_tag: v.policy } });
-        out.push({ namespace: ns, key, version, policy_tag: v.policy });
+        out.push({ namespace: ns, key, version, policyTag: v.policy });
       }
       this.#append(tx, { op: 'session-end', ns: '', key: '', version: 0, provenance: this.#provenance('user'), detail: { session_id: sessionId, purged: out.length } });
       clearSessionList(tx, sessionId, list);
@@ -335,7 +356,8 @@ export class VmgMemoryStore {
 
   /** Quarantine the latest version of `key` (e.g. after a later detection). */
   async quarantine(key: string, options: { reason: string; namespace?: string }): Promise<void> {
-    await this.#setQuarantine(key, options?.namespace, true, { reason: options?.reason });
+    options = checkOptions(options, 'quarantine', '`reason`');
+    await this.#setQuarantine(key, options.namespace, true, { reason: options.reason });
   }
 
   /**
@@ -343,7 +365,8 @@ export class VmgMemoryStore {
    * the guard flags needs `force: true`; both outcomes are logged.
    */
   async promote(key: string, options: { approver: string; force?: boolean; namespace?: string }): Promise<void> {
-    checkText(options?.approver, 'approver');
+    options = checkOptions(options, 'promote', '`approver`');
+    checkText(options.approver, 'approver');
     await this.#setQuarantine(key, options.namespace, false, { approver: options.approver, force: options.force === true });
   }
 
@@ -396,7 +419,7 @@ export class VmgMemoryStore {
 
   /** Sign the current tree head as a C2SP checkpoint (needs `signer`). */
   async checkpoint(): Promise<string> {
-    if (!this.#signer) throw new MemoryStoreError('checkpoint() needs a signer: pass `signer` to VmgMemoryStore.open', 'backend');
+    if (!this.#signer) throw new MemoryStoreError('checkpoint() needs a signer: pass `signer` to VmgMemoryStore.open', 'no-signer');
     const head = await this.treeHead();
     return signCheckpoint({ origin: this.#origin, size: head.size, root: head.root, extensions: [] }, [this.#signer]);
   }
@@ -414,7 +437,7 @@ export class VmgMemoryStore {
    * verifies with `verifierKey`, and the log's own entries (rehashed, not the
    * stored nodes) reproduce its root at its size.
    */
-  async verifyAgainst(checkpointNote: string, verifierKey: string) {
+  async verifyAgainst(checkpointNote: string, verifierKey: string): Promise<AgainstResult> {
     return this.#transaction((tx) => verifyStoreAgainst(tx, checkpointNote, verifierKey, this.#origin));
   }
 
@@ -437,13 +460,13 @@ export class VmgMemoryStore {
       try {
         return fn(tx);
       } catch (e) {
-        if (e instanceof ParapetStateError && e.code === 'store-damaged') throw new MemoryStoreError(`${e.message}: run verify()`, 'backend');
+        if (e instanceof ParapetStateError && e.code === 'store-damaged') throw new MemoryStoreError(`${e.message}: run verify()`, 'store-damaged', { cause: e });
         throw e;
       }
     });
   }
 
-  #provenance(kind: ProvenanceKind): Provenance {
+  #provenance(kind: ProvenanceKind): WireProvenance {
     return { agent_id: this.agentId, session_id: this.sessionId, timestamp: this.#clock(), kind };
   }
 
@@ -456,7 +479,7 @@ export class VmgMemoryStore {
   #tree(tx: BackendTx): MerkleTree {
     const tree = new MerkleTree(tx.nodes);
     if (tree.size !== tx.entryCount()) {
-      throw new MemoryStoreError(`backend holds ${tx.entryCount()} entries but ${tree.size} tree leaves: run verify()`, 'backend');
+      throw new MemoryStoreError(`backend holds ${tx.entryCount()} entries but ${tree.size} tree leaves: run verify()`, 'store-damaged');
     }
     return tree;
   }
@@ -468,7 +491,7 @@ export class VmgMemoryStore {
     // head): refuse, rather than overwrite with the new size the one record that says so.
     const head = tx.getIndex(HEAD_INDEX);
     if (head === undefined ? seq > 0 : head !== seq) {
-      throw new MemoryStoreError(`the log holds ${seq} entries but its recorded head says ${JSON.stringify(head ?? null)}: run verify()`, 'backend');
+      throw new MemoryStoreError(`the log holds ${seq} entries but its recorded head says ${JSON.stringify(head ?? null)}: run verify()`, 'store-damaged');
     }
     const prev = seq > 0 ? toHex(tree.leafHash(seq - 1)) : null;
     const bytes = entryScratch.encode(entryJson({ v: 1, seq, prev, ...fields })); // undefined fields are absent; copied by the backend
@@ -485,7 +508,7 @@ export class VmgMemoryStore {
    * entry, its value, and the key's index, all in the caller's transaction.
    */
   #writeVersion(tx: BackendTx, view: KeyView, w: {
-    op: 'put' | 'rollback'; policy: PolicyTag; provenance: Provenance; writeHash: string; parentHash: string | null;
+    op: 'put' | 'rollback'; policy: PolicyTag; provenance: WireProvenance; writeHash: string; parentHash: string | null;
     quarantined: boolean; bytes: Uint8Array; detail?: LogEntry['detail'];
     /** The value's canonical JSON, when the caller has it (saves decoding the bytes back). */
     text?: string;
@@ -501,14 +524,14 @@ export class VmgMemoryStore {
     view.saveVersion({ v: version, seq, policy: w.policy, quarantined: w.quarantined, erased: false }, name);
     view.saveHead({ latest: version, forgotten: false, hash: w.writeHash, policy: w.policy });
     return {
-      namespace: ns, key, value: JSON.parse(w.text ?? decoder.decode(w.bytes)), version, policy_tag: w.policy, provenance: w.provenance,
-      write_hash: w.writeHash, parent_hash: w.parentHash, quarantined: w.quarantined, seq,
+      namespace: ns, key, value: JSON.parse(w.text ?? decoder.decode(w.bytes)), version, policyTag: w.policy, provenance: provenanceOf(w.provenance),
+      writeHash: w.writeHash, parentHash: w.parentHash, quarantined: w.quarantined, seq,
     };
   }
 
   #entryAt(tx: BackendTx, seq: number): LogEntry {
     const entry = decodeEntry(tx.getEntry(seq));
-    if (!entry) throw new MemoryStoreError(`log entry ${seq} is missing or unreadable: run verify()`, 'backend');
+    if (!entry) throw new MemoryStoreError(`log entry ${seq} is missing or unreadable: run verify()`, 'store-damaged');
     return entry;
   }
 
@@ -538,7 +561,7 @@ export class VmgMemoryStore {
   #versionEntry(tx: BackendTx, ns: string, key: string, version: number, seq: number): LogEntry {
     const entry = this.#entryAt(tx, seq);
     if (entry.ns !== ns || entry.key !== key || entry.version !== version || (entry.op !== 'put' && entry.op !== 'rollback')) {
-      throw new MemoryStoreError(`index points "${key}" v${version} at entry ${seq}, which is not it: run verify()`, 'backend');
+      throw new MemoryStoreError(`index points "${key}" v${version} at entry ${seq}, which is not it: run verify()`, 'store-damaged');
     }
     return entry;
   }
@@ -553,8 +576,8 @@ export class VmgMemoryStore {
     if (bytes) assertValueMatches(bytes, entry.write_hash!, key, version);
     if (!bytes && !allowMissing) return undefined;
     return {
-      namespace: ns, key, value: bytes ? JSON.parse(decoder.decode(bytes)) : undefined, version, policy_tag: entry.policy_tag!,
-      provenance: entry.provenance, write_hash: entry.write_hash!, parent_hash: entry.parent_hash ?? null, quarantined, seq,
+      namespace: ns, key, value: bytes ? JSON.parse(decoder.decode(bytes)) : undefined, version, policyTag: entry.policy_tag!,
+      provenance: provenanceOf(entry.provenance), writeHash: entry.write_hash!, parentHash: entry.parent_hash ?? null, quarantined, seq,
     };
   }
 }

@@ -7,17 +7,23 @@ export type ProvenanceKind = 'user' | 'tool' | 'extraction' | 'reflection' | 'in
 export const PROVENANCE_KINDS: readonly ProvenanceKind[] = ['user', 'tool', 'extraction', 'reflection', 'induction', 'imported'];
 export const DERIVED_KINDS: readonly ProvenanceKind[] = ['extraction', 'reflection', 'induction'];
 
+/**
+ * Who wrote a version, when, and from what kind of source, as the store
+ * returns it. The log entry carries the same facts under its wire names
+ * (`agent_id`, `session_id`, `rolled_back_from`, …; see LogEntry).
+ */
 export interface Provenance {
-  readonly agent_id: string;
-  readonly session_id: string;
+  readonly agentId: string;
+  readonly sessionId: string;
   /** Milliseconds since the epoch, from the store's clock. */
   readonly timestamp: number;
   readonly kind: ProvenanceKind;
-  /** For rollback and promote: who acted, and why. */
+  /** For rollback, quarantine and promote: who acted, and why. */
   readonly actor?: string;
   readonly reason?: string;
-  readonly rolled_back_from?: number;
-  readonly rolled_back_to?: number;
+  /** For rollback: the latest version when it ran, and the version it restored. */
+  readonly rolledBackFrom?: number;
+  readonly rolledBackTo?: number;
 }
 
 /** One version of one key, as stored and as returned. */
@@ -26,12 +32,12 @@ export interface MemoryRecord {
   readonly key: string;
   readonly value: unknown;
   readonly version: number;
-  readonly policy_tag: PolicyTag;
+  readonly policyTag: PolicyTag;
   readonly provenance: Provenance;
   /** SHA-256 of the RFC 8785 canonical value, hex. */
-  readonly write_hash: string;
-  /** write_hash of the previous version, or null for the first. */
-  readonly parent_hash: string | null;
+  readonly writeHash: string;
+  /** writeHash of the previous version, or null for the first. */
+  readonly parentHash: string | null;
   readonly quarantined: boolean;
   /** Index of the log entry that wrote this version. */
   readonly seq: number;

@@ -7,14 +7,16 @@ import { MemoryNodeStore } from '../tlog/storage.js';
 import { MerkleTree } from '../tlog/tree.js';
 import { verifyConsistency } from '../tlog/verify.js';
 import type { BackendTx } from './backend.js';
-import { decodeEntry, HEAD_INDEX, isCount, versionIndexName, type LogEntry } from './entry.js';
-import { flag, NO_REASONS, type EntryStatus, type Report } from './entry-report.js';
+import type { VerifyResult } from '../bindings/result.js';
+import { decodeEntry, HEAD_INDEX, isCount, versionIndexName, type LogEntry, type LogOp } from './entry.js';
+import { flag, NO_REASONS, type EntryReason, type EntryStatus, type Report } from './entry-report.js';
 import { RebuiltIndex, type KeyState } from './rebuilt-index.js';
 
-export type { EntryStatus };
+export type { EntryReason, EntryStatus };
 
 /**
- * Reasons a verifier gives, per entry or for the whole log:
+ * Reasons a verifier gives, per entry (EntryReason) or for the whole log
+ * (StoreProblem):
  * - the log: entry-missing (deleted), entry-unreadable (bytes are not an
  *   entry), entry-moved (its seq is not its position: inserted, deleted before
  *   it, or reordered), chain-broken (prev is not the previous entry's leaf
@@ -39,26 +41,60 @@ export type { EntryStatus };
  *   stopped there: the report covers the log up to that point), truncated (the stored head counts more entries than
  *   the log holds), head-mismatch (the stored head is not the log's size: every
  *   append sets it), root-mismatch (any stored interior node differs from the
- *   tree rebuilt from the entries), tree-size-mismatch, and
- *   index-mismatch:<ns>/<key> (the derived index disagrees with the log).
+ *   tree rebuilt from the entries), tree-size-mismatch, and index-mismatch
+ *   (the derived index of the key `ns`/`key` disagrees with the log).
  */
 export interface EntryReport {
   readonly seq: number;
   readonly status: EntryStatus;
-  readonly op?: string;
+  /** What the entry says it is (absent when it is missing or unreadable). */
+  readonly op?: LogOp;
+  readonly ns?: string;
   readonly key?: string;
   readonly version?: number;
-  readonly reasons: readonly string[];
+  readonly reasons: readonly EntryReason[];
 }
 
-export interface StoreVerification {
-  readonly ok: boolean;
+/** A finding about the log as a whole rather than one entry. */
+export type StoreProblem =
+  | { readonly code: 'entries-beyond-end' | 'truncated' | 'head-mismatch' | 'root-mismatch' | 'tree-size-mismatch'; readonly message: string }
+  | { readonly code: 'index-mismatch'; readonly message: string; readonly ns: string; readonly key: string };
+
+/**
+ * Why a store does not verify: a log-level problem's code, or
+ * `entry-tampered` when entries are flagged. The most serious finding is the
+ * result's `code` — the log's structure first (the walk stopped early, the
+ * log was cut, the tree or head disagree), then tampered entries, then the
+ * derived index — and `problems` and `entries` hold every finding.
+ */
+export type StoreVerifyCode = StoreProblem['code'] | 'entry-tampered';
+
+/** What verify() found, whatever the verdict. */
+export interface StoreReport {
+  /** Entries walked (the log's length, unless entries-beyond-end stopped the walk). */
   readonly size: number;
-  /** Root recomputed from the entries themselves. */
+  /** Root recomputed from the entries themselves, hex. */
   readonly root: string;
   readonly entries: readonly EntryReport[];
-  readonly problems: readonly string[];
+  /** Empty when the store verifies. */
+  readonly problems: readonly StoreProblem[];
   readonly counts: Readonly<Record<EntryStatus, number>>;
+}
+
+export type StoreVerification = VerifyResult<StoreVerifyCode, StoreReport, StoreReport>;
+
+/** The order findings rank in for the result's code (see StoreVerifyCode). */
+const SEVERITY: readonly StoreVerifyCode[] = ['entries-beyond-end', 'truncated', 'tree-size-mismatch', 'root-mismatch', 'head-mismatch', 'entry-tampered', 'index-mismatch'];
+
+function verdict(report: StoreReport): StoreVerification {
+  const tampered = report.counts.tampered;
+  if (tampered === 0 && report.problems.length === 0) return { ok: true, ...report };
+  const first = report.entries.find((e) => e.status === 'tampered');
+  const findings: { code: StoreVerifyCode; message: string }[] = [...report.problems];
+  if (first) findings.push({ code: 'entry-tampered', message: `${tampered} ${tampered === 1 ? 'entry' : 'entries'} tampered, the first at seq ${first.seq} (${first.reasons.join(', ')})` });
+  const top = findings.reduce((a, b) => (SEVERITY.indexOf(b.code) < SEVERITY.indexOf(a.code) ? b : a));
+  const more = findings.length - 1;
+  return { ok: false, code: top.code, message: more > 0 ? `${top.message}; and ${more} more finding${more === 1 ? '' : 's'}` : top.message, ...report };
 }
 
 const BATCH = 4096;
@@ -92,7 +128,9 @@ function readEntries(tx: BackendTx, start: number, end: number): Uint8Array[] {
 export function verifyStore(tx: BackendTx, ephemeral: ReadonlyMap<string, Uint8Array>): StoreVerification {
   const { n, beyondEnd } = walkLength(tx);
   const reports: Report[] = new Array(n);
-  const problems: string[] = beyondEnd ? ['entries-beyond-end'] : [];
+  const problems: StoreProblem[] = beyondEnd
+    ? [{ code: 'entries-beyond-end', message: `the backend holds entries keyed far beyond its ${tx.storedEntries!()} rows: the walk stopped at ${n}` }]
+    : [];
   const freshNodes = new MemoryNodeStore();
   const fresh = new MerkleTree(freshNodes);
   const index = new RebuiltIndex(n);
@@ -118,7 +156,7 @@ export function verifyStore(tx: BackendTx, ephemeral: ReadonlyMap<string, Uint8A
       const bytes = raw[seq - start]!;
       const leaf = leaves[seq - start]!;
       const entry = bytes.length > 0 ? decodeEntry(bytes) : undefined;
-      const report: Report = { seq, status: 'ok', reasons: NO_REASONS, op: entry?.op, key: entry?.key, version: entry?.version };
+      const report: Report = { seq, status: 'ok', reasons: NO_REASONS, op: entry?.op, ns: entry?.ns, key: entry?.key, version: entry?.version };
       reports[seq] = report;
       if (bytes.length === 0) flag(report, 'entry-missing');
       else if (!entry) flag(report, 'entry-unreadable');
@@ -176,19 +214,22 @@ export function verifyStore(tx: BackendTx, ephemeral: ReadonlyMap<string, Uint8A
     } else flag(report, 'value-missing');
   }
   for (const { name, state } of index.keys()) {
-    if (!index.keyMatches(tx.getIndex(name), state)) problems.push(`index-mismatch:${state.ns}/${state.key}`);
+    if (!index.keyMatches(tx.getIndex(name), state)) {
+      problems.push({ code: 'index-mismatch', ns: state.ns, key: state.key, message: `the index of ${JSON.stringify(state.key)} in namespace ${JSON.stringify(state.ns)} disagrees with the log` });
+    }
   }
 
   const root = toHex(fresh.root());
-  if (tx.nodes.leafCount() !== n) problems.push('tree-size-mismatch');
-  else if (!interiorOk) problems.push('root-mismatch');
+  const leaves = tx.nodes.leafCount();
+  if (leaves !== n) problems.push({ code: 'tree-size-mismatch', message: `the stored tree has ${leaves} leaves for ${n} entries` });
+  else if (!interiorOk) problems.push({ code: 'root-mismatch', message: 'a stored tree node differs from the tree rebuilt from the entries' });
   // Every append sets the head to the new size, in its own transaction: it is n (absent only while the log is empty).
   const head = tx.getIndex(HEAD_INDEX);
-  if (isCount(head) && head > n) problems.push('truncated');
-  else if (head === undefined ? n > 0 : head !== n) problems.push('head-mismatch');
+  if (isCount(head) && head > n) problems.push({ code: 'truncated', message: `the recorded head counts ${head} entries; the log holds ${n}` });
+  else if (head === undefined ? n > 0 : head !== n) problems.push({ code: 'head-mismatch', message: `the recorded head (${JSON.stringify(head ?? null)}) is not the log's size, ${n}` });
   const counts = { ok: 0, erased: 0, tampered: 0 };
   for (const r of reports) counts[r.status]++;
-  return { ok: counts.tampered === 0 && problems.length === 0, size: n, root, entries: reports, problems: [...new Set(problems)], counts };
+  return verdict({ size: n, root, entries: reports, problems, counts });
 }
 
 /**
@@ -209,9 +250,13 @@ function sameInteriorNodes(tx: BackendTx, fresh: MemoryNodeStore, start: number,
   return true;
 }
 
-export type AgainstResult =
-  | { readonly valid: true; readonly checkpointSize: number; readonly size: number }
-  | { readonly valid: false; readonly reason: 'checkpoint-invalid' | 'truncated' | 'rewritten'; readonly message: string };
+/**
+ * Whether the live log extends a checkpoint: `checkpoint-invalid` (the note
+ * does not open with the key for this store's origin), `truncated` (the log is
+ * shorter than the checkpoint vouches for) or `rewritten` (no consistency
+ * proof from the checkpoint to the live log).
+ */
+export type AgainstResult = VerifyResult<'checkpoint-invalid' | 'truncated' | 'rewritten', { readonly checkpointSize: number; readonly size: number }, {}>;
 
 /**
  * The live log extends `checkpointNote`: the checkpoint opens with the
@@ -224,19 +269,19 @@ export function verifyStoreAgainst(tx: BackendTx, checkpointNote: string, verifi
   try {
     verifier = parseVerifierKey(verifierKey);
   } catch (e) {
-    return { valid: false, reason: 'checkpoint-invalid', message: (e as Error).message };
+    return { ok: false, code: 'checkpoint-invalid', message: (e as Error).message };
   }
   const opened = openCheckpoint(checkpointNote, [verifier], { origin });
-  if (!opened.valid) return { valid: false, reason: 'checkpoint-invalid', message: `${opened.reason}: ${opened.message}` };
+  if (!opened.ok) return { ok: false, code: 'checkpoint-invalid', message: `${opened.code}: ${opened.message}` };
   const cp = opened.checkpoint;
   const { n, beyondEnd } = walkLength(tx);
-  if (beyondEnd) return { valid: false, reason: 'rewritten', message: `the log holds entries far beyond its ${tx.storedEntries!()} rows: it no longer extends the checkpoint` };
+  if (beyondEnd) return { ok: false, code: 'rewritten', message: `the log holds entries far beyond its ${tx.storedEntries!()} rows: it no longer extends the checkpoint` };
   const fresh = new MerkleTree();
   for (let start = 0; start < n; start += BATCH) fresh.appendMany(readEntries(tx, start, Math.min(n, start + BATCH)));
-  if (fresh.size < cp.size) return { valid: false, reason: 'truncated', message: `the log holds ${fresh.size} entries; the checkpoint vouches for ${cp.size}` };
-  if (cp.size === 0) return { valid: true, checkpointSize: 0, size: fresh.size };
+  if (fresh.size < cp.size) return { ok: false, code: 'truncated', message: `the log holds ${fresh.size} entries; the checkpoint vouches for ${cp.size}` };
+  if (cp.size === 0) return { ok: true, checkpointSize: 0, size: fresh.size };
   const proof = fresh.consistencyProof(cp.size);
   const check = verifyConsistency(cp.size, fresh.size, proof, cp.root, fresh.root());
-  if (!check.valid) return { valid: false, reason: 'rewritten', message: `the log no longer extends the checkpoint at size ${cp.size} (${check.reason})` };
-  return { valid: true, checkpointSize: cp.size, size: fresh.size };
+  if (!check.ok) return { ok: false, code: 'rewritten', message: `the log no longer extends the checkpoint at size ${cp.size} (${check.code})` };
+  return { ok: true, checkpointSize: cp.size, size: fresh.size };
 }

@@ -61,24 +61,24 @@ export async function runChecks(m, options = {}) {
     tree.appendMany(LEAVES.map(hex));
     assert(core.toHex(tree.root()) === ROOT8, 'RFC 6962 root of the 8-leaf tree');
     const proof = tree.inclusionProof(5);
-    assert(tlog.verifyInclusion(tree.leafHash(5), 5, 8, proof, tree.root()).valid, 'inclusion');
-    assert(tlog.verifyConsistency(3, 8, tree.consistencyProof(3), tree.root(3), tree.root()).valid, 'consistency');
-    assert(!tlog.verifyInclusion(tree.leafHash(4), 5, 8, proof, tree.root()).valid, 'a wrong leaf is refused');
+    assert(tlog.verifyInclusion(tree.leafHash(5), 5, 8, proof, tree.root()).ok, 'inclusion');
+    assert(tlog.verifyConsistency(3, 8, tree.consistencyProof(3), tree.root(3), tree.root()).ok, 'consistency');
+    assert(!tlog.verifyInclusion(tree.leafHash(4), 5, 8, proof, tree.root()).ok, 'a wrong leaf is refused');
   });
   await check('checkpoint open (sum.golang.org)', () => {
     const r = tlog.openCheckpoint(SUMDB_NOTE, [tlog.parseVerifierKey(SUMDB_KEY)], { origin: 'go.sum database tree' });
-    assert(r.valid && r.checkpoint.size === 6476701, `opened: ${r.reason ?? ''}`);
-    assert(!tlog.openCheckpoint(SUMDB_NOTE.replace('6476701', '6476702'), [tlog.parseVerifierKey(SUMDB_KEY)]).valid, 'tampered size refused');
+    assert(r.ok && r.checkpoint.size === 6476701, `opened: ${r.code ?? ''}`);
+    assert(!tlog.openCheckpoint(SUMDB_NOTE.replace('6476701', '6476702'), [tlog.parseVerifierKey(SUMDB_KEY)]).ok, 'tampered size refused');
   });
   await check(`memory store (${options.backendName ?? 'MemoryBackend'})`, async () => {
     const store = await vmg.VmgMemoryStore.open({ agentId: 'conformance', sessionId: 's', ...(options.backend ? { backend: await options.backend() } : {}) });
     await store.put('k', { v: 1 }, { policyTag: 'persistent' });
     await store.put('k', { v: 2 }, { policyTag: 'persistent' });
     const back = await store.rollback('k', 1, { reason: 'conformance' });
-    assert(back.version === 3, 'rollback version');
+    assert(back.version === 3 && back.provenance.rolledBackTo === 1 && /^[0-9a-f]{64}$/.test(back.parentHash), 'rollback record');
     const got = await store.get('k');
     assert(got.record.value.v === 1, 'get after rollback');
-    assert(tlog.verifyInclusion(got.proof.leafHash, got.proof.seq, got.proof.size, got.proof.proof, got.proof.root).valid, 'record proof');
+    assert(tlog.verifyInclusion(got.proof.leafHash, got.proof.seq, got.proof.size, got.proof.proof, got.proof.root).ok, 'record proof');
     const report = await store.verify();
     assert(report.ok && report.size === 3, 'verify');
     await store.close();

@@ -29,10 +29,6 @@ export class CountingBackend<B extends StorageBackend> implements StorageBackend
     readonly meter: WorkMeter,
   ) {}
 
-  get durable(): boolean {
-    return this.inner.durable;
-  }
-
   transaction<T>(fn: (tx: BackendTx) => T): Promise<T> {
     return this.inner.transaction((tx) => fn(this.#counted(tx)));
   }

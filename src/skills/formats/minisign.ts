@@ -1,5 +1,5 @@
 import { bytesEqual, fromBase64, toBase64 } from '../../bindings/encoding.js';
-import { ParapetRangeError } from '../../bindings/errors.js';
+import { assertBytes, ParapetRangeError, ParapetTypeError } from '../../bindings/errors.js';
 import { blake2b512 } from '../../crypto/hashes.js';
 import { ed25519Sign, ed25519Verify } from '../../crypto/ed25519.js';
 
@@ -25,8 +25,11 @@ export interface MinisignSignature {
   readonly globalSignature: Uint8Array;
 }
 
+const isBytes = (v: unknown): v is Uint8Array => v instanceof Uint8Array;
+
 /** Parse a public key: the bare base64 line or a whole .pub file. Undefined if it is not one. */
 export function parseMinisignPublicKey(text: string): MinisignKey | undefined {
+  if (typeof text !== 'string') return undefined;
   const line = text.split('\n').map((l) => l.trim()).find((l) => l.startsWith('RW'));
   if (!line) return undefined;
   try {
@@ -45,6 +48,7 @@ export function parseMinisignPublicKey(text: string): MinisignKey | undefined {
  * line's untrusted comment is free text by minisign's design and is not read.)
  */
 export function parseMinisignSignature(text: string): MinisignSignature | undefined {
+  if (typeof text !== 'string') return undefined;
   const lines = text.replace(/\r\n/g, '\n').split('\n');
   if (lines.length === 5 && lines[4] === '') lines.pop();
   if (lines.length !== 4 || !lines[0]!.startsWith('untrusted comment:') || !lines[2]!.startsWith('trusted comment: ')) return undefined;
@@ -62,6 +66,8 @@ export function parseMinisignSignature(text: string): MinisignSignature | undefi
 
 /** Verify `message` against a parsed signature and key: both the signature and the trusted-comment signature. */
 export function verifyMinisign(message: Uint8Array, sig: MinisignSignature, key: MinisignKey): boolean {
+  if (!(message instanceof Uint8Array) || !isBytes(sig?.keyId) || !isBytes(sig.signature) || !isBytes(sig.globalSignature)) return false;
+  if (typeof sig.trustedComment !== 'string' || !isBytes(key?.keyId) || !isBytes(key.publicKey)) return false;
   if (!bytesEqual(sig.keyId, key.keyId)) return false;
   const signed = sig.prehashed ? blake2b512(message) : message;
   if (!ed25519Verify(sig.signature, signed, key.publicKey)) return false;
@@ -74,6 +80,8 @@ export function verifyMinisign(message: Uint8Array, sig: MinisignSignature, key:
 
 /** A minisign public key file for a raw Ed25519 key and an 8-byte key id. */
 export function minisignPublicKeyFile(publicKey: Uint8Array, keyId: Uint8Array): string {
+  assertBytes(publicKey, 'publicKey', 32);
+  assertBytes(keyId, 'keyId', 8);
   const id = [...keyId].reverse().map((b) => b.toString(16).padStart(2, '0')).join('').toUpperCase();
   return `untrusted comment: minisign public key ${id}\n${toBase64(Uint8Array.of(0x45, 0x64, ...keyId, ...publicKey))}\n`;
 }
@@ -83,6 +91,8 @@ export function minisignPublicKeyFile(publicKey: Uint8Array, keyId: Uint8Array):
  * it, so `minisign -V` (and `-H`) can check it.
  */
 export function signMinisign(message: Uint8Array, secretKey: Uint8Array, keyId: Uint8Array, trustedComment: string): string {
+  assertBytes(keyId, 'keyId', 8);
+  if (typeof trustedComment !== 'string') throw new ParapetTypeError('"trustedComment" must be a string');
   if (/[\r\n]/.test(trustedComment)) throw new ParapetRangeError('"trustedComment" must be one line', 'invalid-value');
   const signature = ed25519Sign(blake2b512(message), secretKey);
   const comment = new TextEncoder().encode(trustedComment);

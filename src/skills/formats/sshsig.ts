@@ -1,5 +1,6 @@
 import { fromBase64, toBase64 } from '../../bindings/encoding.js';
 import { sha256 } from '../../bindings/index.js';
+import { assertBytes, ParapetRangeError, ParapetTypeError } from '../../bindings/errors.js';
 import { sha512 } from '../../crypto/hashes.js';
 import { ed25519PublicKey, ed25519Sign, ed25519Verify } from '../../crypto/ed25519.js';
 
@@ -21,14 +22,14 @@ class Reader {
   at = 0;
   constructor(private readonly b: Uint8Array) {}
   u32(): number {
-    if (this.at + 4 > this.b.length) throw new Error('truncated');
+    if (this.at + 4 > this.b.length) throw new ParapetRangeError('truncated', 'invalid-length');
     const v = new DataView(this.b.buffer, this.b.byteOffset + this.at, 4).getUint32(0);
     this.at += 4;
     return v;
   }
   bytes(): Uint8Array {
     const n = this.u32();
-    if (this.at + n > this.b.length) throw new Error('truncated');
+    if (this.at + n > this.b.length) throw new ParapetRangeError('truncated', 'invalid-length');
     const v = this.b.subarray(this.at, this.at + n);
     this.at += n;
     return v;
@@ -50,6 +51,7 @@ function edKey(blob: Uint8Array): Uint8Array | undefined {
 
 /** Parse an `ssh-ed25519 AAAA… comment` public key line; undefined if it is not one. */
 export function parseSshPublicKey(line: string): Uint8Array | undefined {
+  if (typeof line !== 'string') return undefined;
   const m = /^ssh-ed25519 ([A-Za-z0-9+/]+=*)(?: .*)?$/.exec(line.trim());
   if (!m) return undefined;
   try {
@@ -61,6 +63,7 @@ export function parseSshPublicKey(line: string): Uint8Array | undefined {
 
 /** Parse an armored SSH signature; undefined when malformed (never throws). Any base64 line wrapping is accepted. */
 export function parseSshSignature(text: string): SshSignature | undefined {
+  if (typeof text !== 'string') return undefined;
   const m = /^-----BEGIN SSH SIGNATURE-----\r?\n([\s\S]*?)\r?\n-----END SSH SIGNATURE-----\r?\n?$/.exec(text.trim() + '\n');
   if (!m) return undefined;
   try {
@@ -92,6 +95,9 @@ function sshString(bytes: Uint8Array): Uint8Array {
 
 /** The exact bytes Ed25519 signs for `message` in `namespace`. */
 export function sshSignedData(message: Uint8Array, namespace: string, hashAlgorithm: 'sha256' | 'sha512'): Uint8Array {
+  assertBytes(message, 'message');
+  if (typeof namespace !== 'string') throw new ParapetTypeError('"namespace" must be a string');
+  if (hashAlgorithm !== 'sha256' && hashAlgorithm !== 'sha512') throw new ParapetRangeError('"hashAlgorithm" must be sha256 or sha512', 'invalid-value');
   const enc = new TextEncoder();
   const digest = hashAlgorithm === 'sha512' ? sha512(message) : sha256(message);
   return concat([enc.encode('SSHSIG'), sshString(enc.encode(namespace)), sshString(new Uint8Array(0)), sshString(enc.encode(hashAlgorithm)), sshString(digest)]);
@@ -99,7 +105,8 @@ export function sshSignedData(message: Uint8Array, namespace: string, hashAlgori
 
 /** Verify in `namespace` (a signature made for another namespace is refused). */
 export function verifySshSignature(message: Uint8Array, sig: SshSignature, namespace: string): boolean {
-  if (sig.namespace !== namespace) return false;
+  if (!(message instanceof Uint8Array) || typeof namespace !== 'string' || typeof sig !== 'object' || sig === null) return false;
+  if (sig.namespace !== namespace || (sig.hashAlgorithm !== 'sha256' && sig.hashAlgorithm !== 'sha512')) return false;
   return ed25519Verify(sig.signature, sshSignedData(message, namespace, sig.hashAlgorithm), sig.publicKey);
 }
 
@@ -117,6 +124,9 @@ const sshPublicKeyBlob = (publicKey: Uint8Array) => concat([sshString(new TextEn
 
 /** The `ssh-ed25519 AAAA… comment` line for a raw Ed25519 public key (for allowed_signers files). */
 export function sshPublicKeyLine(publicKey: Uint8Array, comment = ''): string {
+  assertBytes(publicKey, 'publicKey', 32);
+  if (typeof comment !== 'string') throw new ParapetTypeError('"comment" must be a string');
+  if (/[\r\n]/.test(comment)) throw new ParapetRangeError('"comment" must be one line', 'invalid-value');
   return `ssh-ed25519 ${toBase64(sshPublicKeyBlob(publicKey))}${comment ? ` ${comment}` : ''}`;
 }
 
@@ -125,6 +135,7 @@ export function sshPublicKeyLine(publicKey: Uint8Array, comment = ''): string {
  * `ssh-keygen -Y sign` writes it, so `ssh-keygen -Y verify` can check it.
  */
 export function signSsh(message: Uint8Array, secretKey: Uint8Array, namespace: string): string {
+  if (typeof namespace !== 'string') throw new ParapetTypeError('"namespace" must be a string');
   const enc = new TextEncoder();
   const publicKey = ed25519PublicKey(secretKey);
   const signature = ed25519Sign(sshSignedData(message, namespace, 'sha512'), secretKey);
