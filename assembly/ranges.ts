@@ -62,6 +62,46 @@ function add(a: usize, z: usize): void {
   count++;
 }
 
+/**
+ * Whether the source line [a, z) is a key and one string of the carrier and
+ * nothing else (`"body": "…",`, `body: '…'`): at most KEY_BYTES non-blank bytes
+ * outside the longest segment inside it. Such a line is not a range: the string is
+ * one already, and the key beside it would make the string score other than it
+ * does bare. Segments end in order, so those inside [a, z) are found by a binary
+ * search for the last ending at or before z, walking back while they end after a.
+ */
+function isKeyAndString(a: usize, z: usize, segments: usize, count: usize): bool {
+  let lo: usize = 0;
+  let hi = count;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (<usize>load<u32>(segments + (mid << 3), 4) <= z) lo = mid + 1;
+    else hi = mid;
+  }
+  let best: usize = 0;
+  let bestFrom: usize = 0;
+  for (let k = lo; k > 0; k--) {
+    const s = <usize>load<u32>(segments + ((k - 1) << 3));
+    const t = <usize>load<u32>(segments + ((k - 1) << 3), 4);
+    if (t <= a) break;
+    if (s >= a && t - s > best) {
+      best = t - s;
+      bestFrom = s;
+    }
+  }
+  if (best == 0) return false;
+  let outside: usize = 0;
+  for (let p = a; p < z; p++) {
+    if (p == bestFrom) {
+      p += best - 1;
+      continue;
+    }
+    if (!isWs(byteAt(p))) outside++;
+  }
+  return outside <= KEY_BYTES;
+}
+const KEY_BYTES: usize = 24;
+
 /** A line (or source line) of MIN_LINE to MAX_WINDOW bytes, trimmed. */
 function addLine(from: usize, to: usize): void {
   if (to - from > MAX_WINDOW) return;
@@ -233,7 +273,11 @@ export function readingRanges(region: usize): u32 {
   }
   const lines = <usize>load<u32>(region + (H_LINES << 2));
   const lineCount = <usize>load<u32>(region + ((H_LINES + 1) << 2));
-  for (let k: usize = 0; k < lineCount; k++) addLine(<usize>load<u32>(lines + (k << 3)), <usize>load<u32>(lines + (k << 3), 4));
+  for (let k: usize = 0; k < lineCount; k++) {
+    const a = <usize>load<u32>(lines + (k << 3));
+    const z = <usize>load<u32>(lines + (k << 3), 4);
+    if (!isKeyAndString(a, z, segments, segmentCount)) addLine(a, z);
+  }
   const paragraphs = <usize>load<u32>(region + (H_PARAGRAPHS << 2));
   const paragraphCount = <usize>load<u32>(region + ((H_PARAGRAPHS + 1) << 2));
   for (let k: usize = 0; k < paragraphCount; k++) {

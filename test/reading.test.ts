@@ -227,8 +227,8 @@ describe('ranges', () => {
       'Note\n first paragraph line here\nsecond line of it goes on\n\n \n\nmsg\n\n: \n\na string value of some length', // whole
       'a string value of some length', // segment
       'Note\n first paragraph line here', // source line: the key's value went to a line of its own
-      'msg\n\n: \n\na string value of some length', // source line (the JSON's paragraph is the same)
       'Note\n first paragraph line here\nsecond line of it goes on', // paragraph
+      'msg\n\n: \n\na string value of some length', // paragraph (as a source line it is a key and a string: not a range)
       'first paragraph line here', // lines
       'second line of it goes on',
     ]);

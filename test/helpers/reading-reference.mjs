@@ -781,7 +781,19 @@ export function ranges(b, { segments, lines, paragraphs }) {
   };
   add(0, b.length);
   for (let i = 0; i < segments.length; i += 2) if (segments[i + 1] - segments[i] <= MAX_PARAGRAPH) add(segments[i], segments[i + 1]);
-  for (let i = 0; i < lines.length; i += 2) line(lines[i], lines[i + 1]);
+  // A source line that is a key and one string and nothing else is not a range (ranges.ts: isKeyAndString).
+  const keyAndString = (a, z) => {
+    let best = null;
+    for (let i = 0; i < segments.length; i += 2) {
+      const [s, t] = [segments[i], segments[i + 1]];
+      if (s >= a && t <= z && (!best || t - s > best[1] - best[0])) best = [s, t];
+    }
+    if (!best) return false;
+    let outside = 0;
+    for (let p = a; p < z; p++) if ((p < best[0] || p >= best[1]) && !isWs(b[p])) outside++;
+    return outside <= 24;
+  };
+  for (let i = 0; i < lines.length; i += 2) if (!keyAndString(lines[i], lines[i + 1])) line(lines[i], lines[i + 1]);
   for (let i = 0; i < paragraphs.length; i += 2) {
     const a = paragraphs[i];
     const z = paragraphs[i + 1];
