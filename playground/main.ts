@@ -59,7 +59,7 @@ $('assess').addEventListener('click', () => {
     rows = Object.entries(risk.signals)
       .map(([name, s]) => `<tr><td>${name}</td><td>${s!.value.toFixed(3)}</td><td>${s!.flagged ? '<span class="bad">flagged</span>' : 'ok'}</td><td>${esc(s!.detail ?? '')}</td></tr>`)
       .join('');
-    rows += `<tr><td colspan="4">action: <strong id="action">${risk.action}</strong> · ${esc(risk.reasons.join('; '))}</td></tr>`;
+    rows += `<tr><td colspan="4">action: <strong id="action">${risk.action}</strong> · ${esc(risk.reasons.map((r) => r.message).join('; '))}</td></tr>`;
   } else {
     ({ level, score } = detector.inspect(input));
   }

@@ -155,19 +155,22 @@ async function main() {
     }
     return heldOut.get(source);
   };
-  if (!folds) console.error('no --folds: the AgentDojo suites are read by the shipped content model, which was trained on AgentDojo texts');
-  const rows = traceFeatures(traces, scorerFor);
+  if (!folds) console.error('no --folds: the AgentDojo suites are evaluated with the shipped content model, which was trained on AgentDojo texts');
+  // The shipped model learns from what the shipped content model reads, as the detector will;
+  // the held-out evaluation reads each AgentDojo suite with a content model that never saw it.
+  const rows = traceFeatures(traces, () => shipped);
   if (flag('check')) {
-    const model = fit(rows.filter((r) => r.x));
+    const model = fit(rows);
     const shippedModel = JSON.parse(readFileSync(new URL('../models/ipi-trace.json', import.meta.url), 'utf8'));
     const same = shippedModel.bias === model.b && shippedModel.weights.every((x, i) => x === model.w[i]) && shippedModel.pairs.every(([, , x], k) => x === model.w[F + k]);
     console.log(same ? 'models/ipi-trace.json reproduced exactly' : 'models/ipi-trace.json differs from a fresh training run');
     process.exit(same ? 0 : 1);
   }
+  const evalRows = folds ? traceFeatures(traces, scorerFor) : rows;
   const oof = [];
-  for (const suite of [...new Set(rows.map((r) => r.suite))].sort()) {
-    const model = fit(rows.filter((r) => r.suite !== suite));
-    for (const r of rows.filter((x) => x.suite === suite)) oof.push({ ...r, logit: logit(model, r.x) });
+  for (const suite of [...new Set(evalRows.map((r) => r.suite))].sort()) {
+    const model = fit(evalRows.filter((r) => r.suite !== suite));
+    for (const r of evalRows.filter((x) => x.suite === suite)) oof.push({ ...r, logit: logit(model, r.x) });
   }
   const anchors = anchorsFrom(oof.filter((r) => r.label === 0));
   console.log(report(oof, anchors));

@@ -24,7 +24,7 @@ export async function scanCommand(argv: readonly string[]): Promise<number> {
   if (flags.has('json')) printJson({ kind: call ? 'tool-call' : 'text', ...result });
   else {
     process.stdout.write(`${result.level} (score ${result.score.toFixed(3)})${call ? ` for call ${call.name}` : ''}\n`);
-    for (const r of result.reasons) process.stdout.write(`  ${r}\n`);
+    for (const r of result.reasons) process.stdout.write(`  ${r.code}: ${r.message}\n`);
   }
   return flagged ? 1 : 0;
 }

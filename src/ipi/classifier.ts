@@ -14,7 +14,14 @@ import { windowRanges } from './windows.js';
  */
 export interface ContentScorer {
   score(text: string): number;
-  passages(text: string): { readonly text: string; readonly score: number }[];
+  passages(text: string): readonly Passage[];
+}
+
+/** A line of a tool result as the session keeps it: its own score, and its window's (the lines packed around it). */
+export interface Passage {
+  readonly text: string;
+  readonly score: number;
+  readonly context: number;
 }
 
 /** A replacement content model: raw logits (the detector calibrates them with `anchors`). */
@@ -56,14 +63,22 @@ export class CoreClassifier implements ContentScorer {
     return calibrate(this.logit(text), this.#anchors);
   }
 
-  /** The reading's windows, each with its score: where provenance traces a copied value to. */
-  passages(text: string): { text: string; score: number }[] {
+  /**
+   * The reading's lines, each with its own score and its window's: where provenance
+   * traces a copied value to. A line, not a window, because a bill's IBAN line next
+   * to an injected paragraph is not the injection; the window's score travels with
+   * it, because an instruction spread over several lines scores as a whole.
+   */
+  passages(text: string): Passage[] {
     const reading = readText(text).text;
     const w = windowRanges(reading);
-    const out: { text: string; score: number }[] = [];
+    const out: Passage[] = [];
     for (let i = 0; i < w.length; i += 2) {
-      const passage = reading.slice(w[i], w[i + 1]);
-      out.push({ text: passage, score: this.score(passage) });
+      const window = reading.slice(w[i], w[i + 1]);
+      const context = this.score(window);
+      const lines = window.split('\n').map((l) => l.trim()).filter((l) => l.length > 0);
+      if (lines.length === 1) out.push({ text: lines[0]!, score: context, context });
+      else for (const line of lines) out.push({ text: line, score: this.score(line), context });
     }
     return out;
   }

@@ -22,7 +22,7 @@ export interface SessionContext {
  * the last MAX_SOURCES is no longer traced to it), the hashes of trusted text and
  * the word counts behind surprise (new words are no longer counted once full).
  */
-export const SESSION_LIMITS = Object.freeze({ sources: 512, trustedHashes: 32_768, words: 32_768, argumentValues: 64, entitiesPerValue: 16 });
+export const SESSION_LIMITS = Object.freeze({ sources: 2048, trustedHashes: 32_768, words: 32_768, argumentValues: 64, entitiesPerValue: 16 });
 
 const SIGNALS: SignalName[] = ['content', 'provenance', 'surprise', 'entropy', 'hiddenState'];
 const MAX_K = 3;
@@ -35,6 +35,7 @@ const MAX_TRACED = 300;
 interface Source {
   readonly tool?: string;
   readonly score: number;
+  readonly context: number; // the score of the window around it
   readonly result: number; // which tool result it came from (count of results observed before it)
   readonly sets: Set<number>[];
 }
@@ -46,7 +47,7 @@ export interface SessionState {
   readonly calls: number;
   readonly results: number;
   readonly firstRiskyCall: number;
-  readonly sources: readonly { readonly tool?: string; readonly score: number; readonly result: number; readonly sets: readonly (readonly number[])[] }[];
+  readonly sources: readonly { readonly tool?: string; readonly score: number; readonly context: number; readonly result: number; readonly sets: readonly (readonly number[])[] }[];
   readonly trusted: readonly (readonly number[])[];
   readonly words: readonly (readonly [number, number])[];
   readonly total: number;
@@ -99,8 +100,8 @@ export class IpiSession {
       // is suspect, a value from its harmless header is not.
       const result = this.#results++;
       for (const p of this.#ctx.content.passages(content)) {
-        if (p.score >= LEVELS.medium && this.#firstRiskyCall < 0) this.#firstRiskyCall = this.#calls;
-        this.#sources.push({ ...(observation.toolName ? { tool: observation.toolName } : {}), score: p.score, result, sets: shingleSets(p.text) });
+        if (Math.max(p.score, p.context) >= LEVELS.medium && this.#firstRiskyCall < 0) this.#firstRiskyCall = this.#calls;
+        this.#sources.push({ ...(observation.toolName ? { tool: observation.toolName } : {}), score: p.score, context: p.context, result, sets: shingleSets(p.text) });
       }
       if (this.#sources.length > SESSION_LIMITS.sources) this.#sources = this.#sources.slice(this.#sources.length - SESSION_LIMITS.sources);
     } else {
@@ -126,6 +127,7 @@ export class IpiSession {
     f('provenance', prov.value);
     f('copiedUntrusted', prov.copied);
     f('copiedRisk', prov.copiedRisk);
+    f('copiedContext', prov.copiedContext);
     f('argsTrusted', prov.trustedShare);
     f('novelEntity', prov.novel ? 1 : 0);
     const terms = nameTerms(call.name);
@@ -135,8 +137,9 @@ export class IpiSession {
     let sessionRisk = 0;
     let recentRisk = 0;
     for (const s of this.#sources) {
-      sessionRisk = Math.max(sessionRisk, s.score);
-      if (s.result === this.#results - 1) recentRisk = Math.max(recentRisk, s.score);
+      const risk = Math.max(s.score, s.context);
+      sessionRisk = Math.max(sessionRisk, risk);
+      if (s.result === this.#results - 1) recentRisk = Math.max(recentRisk, risk);
     }
     f('sessionRisk', sessionRisk);
     f('recentRisk', recentRisk);
@@ -193,7 +196,7 @@ export class IpiSession {
   toJSON(): SessionState {
     return {
       v: 1, id: this.id, calls: this.#calls, results: this.#results, firstRiskyCall: this.#firstRiskyCall,
-      sources: this.#sources.map((s) => ({ ...(s.tool ? { tool: s.tool } : {}), score: s.score, result: s.result, sets: s.sets.map((set) => [...set]) })),
+      sources: this.#sources.map((s) => ({ ...(s.tool ? { tool: s.tool } : {}), score: s.score, context: s.context, result: s.result, sets: s.sets.map((set) => [...set]) })),
       trusted: this.#trusted.map((set) => [...set]),
       words: [...this.#counts],
       total: this.#total,
@@ -225,8 +228,8 @@ export class IpiSession {
     session.#total = s.total;
     session.#firstRiskyCall = s.firstRiskyCall;
     session.#sources = s.sources.map((src, i) => {
-      if (typeof src !== 'object' || src === null || !(src.score >= 0 && src.score <= 1) || !Number.isSafeInteger(src.result) || (src.tool !== undefined && typeof src.tool !== 'string') || !Array.isArray(src.sets) || src.sets.length !== MAX_K) bad(`"sources[${i}]" is malformed`);
-      return { ...(src.tool !== undefined ? { tool: src.tool } : {}), score: src.score, result: src.result, sets: src.sets.map((set, k) => new Set(hashes(set, 4096, `"sources[${i}].sets[${k}]"`))) };
+      if (typeof src !== 'object' || src === null || !(src.score >= 0 && src.score <= 1) || !(src.context >= 0 && src.context <= 1) || !Number.isSafeInteger(src.result) || (src.tool !== undefined && typeof src.tool !== 'string') || !Array.isArray(src.sets) || src.sets.length !== MAX_K) bad(`"sources[${i}]" is malformed`);
+      return { ...(src.tool !== undefined ? { tool: src.tool } : {}), score: src.score, context: src.context, result: src.result, sets: src.sets.map((set, k) => new Set(hashes(set, 4096, `"sources[${i}].sets[${k}]"`))) };
     });
     s.trusted.forEach((set, k) => hashes(set, SESSION_LIMITS.trustedHashes, `"trusted[${k}]"`).forEach((h) => session.#trusted[k]!.add(h)));
     for (const pair of s.words) {
@@ -242,10 +245,11 @@ export class IpiSession {
    * from tool results all the time (paying the IBAN on a bill); what marks an attack
    * is copying from a passage that reads like an injection.
    */
-  #provenance(leaves: readonly { path: string; value: string }[]): { value: number; copied: number; copiedRisk: number; trustedShare: number; novel: boolean; detail?: string } {
+  #provenance(leaves: readonly { path: string; value: string }[]): { value: number; copied: number; copiedRisk: number; copiedContext: number; trustedShare: number; novel: boolean; detail?: string } {
     let best = 0;
     let copied = 0;
     let copiedRisk = 0;
+    let copiedContext = 0;
     let specific = 0;
     let trustedSpecific = 0;
     let novel = false;
@@ -274,6 +278,7 @@ export class IpiSession {
           seen = true;
           copied = Math.max(copied, strength);
           copiedRisk = Math.max(copiedRisk, src.score);
+          copiedContext = Math.max(copiedContext, src.context);
           const v = src.score * strength;
           if (v > best) {
             best = v;
@@ -284,7 +289,7 @@ export class IpiSession {
       }
     }
     const trustedShare = specific === 0 ? 0 : trustedSpecific / specific;
-    return { value: best, copied, copiedRisk, trustedShare, novel, ...(detail ? { detail } : {}) };
+    return { value: best, copied, copiedRisk, copiedContext, trustedShare, novel, ...(detail ? { detail } : {}) };
   }
 
   /**
@@ -297,9 +302,10 @@ export class IpiSession {
     const variants = terms.map((t) => [t, `${t}s`].map(wordHash));
     let best = 0;
     for (const src of this.#sources) {
-      if (src.score < LEVELS.low) continue;
+      const risk = Math.max(src.score, src.context);
+      if (risk < LEVELS.low) continue;
       if (!everyTermIn(variants, src.sets[0]!)) continue;
-      best = Math.max(best, src.score);
+      best = Math.max(best, risk);
     }
     return best > 0 ? { value: best, detail: `the tool is what an injection-like passage asks for, not what the user asked (passage scores ${best.toFixed(2)})` } : { value: 0 };
   }

@@ -10,7 +10,8 @@ export const TRACE_FEATURES = [
   'content', // the call's own argument text, on the content scale
   'provenance', // an argument copied from an untrusted passage: that passage's score × how specific the value is
   'copiedUntrusted', // how specific the most specific value copied from untrusted text (and absent from trusted text) is
-  'copiedRisk', // the highest score of a passage an argument was copied from
+  'copiedRisk', // the highest score of a line an argument was copied from
+  'copiedContext', // the highest score of the window around such a line
   'affinity', // an injection-like passage names what the tool touches, the user never did
   'toolTrusted', // the user's or system's own words name what the tool touches
   'argsTrusted', // the share of the call's specific values that appear in trusted text

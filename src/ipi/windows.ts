@@ -1,14 +1,9 @@
 /**
- * How the detector cuts a text into windows: an instruction planted in a long
- * table or email is a few lines among many, and in one bag of features over
- * the whole text it drowns. A text scores the highest of its windows and of
- * the whole. Lines are packed into windows of about `max` characters; a
- * longer line is split at sentence ends. (models/train-ipi.mjs evaluates with
- * this same function.)
- *
- * A window is a contiguous slice of the text, so the detector can score it
- * as a byte range of text already in the core instead of building a string
- * per window (which made `inspect` allocate ~25 KiB a call).
+ * The passages a session keeps of a tool result (for provenance: which passage a
+ * copied value came from, and that passage's score): the reading's lines packed
+ * into windows of about `max` characters, a longer line split at sentence ends.
+ * The content model's own ranges are cut in the core (assembly/ranges.ts), with
+ * the same packing over bytes.
  */
 export const MAX_WINDOW = 320;
 
@@ -16,37 +11,6 @@ export function windows(text: string, max = MAX_WINDOW): string[] {
   const ranges = windowRanges(text, max);
   const out: string[] = [];
   for (let i = 0; i < ranges.length; i += 2) out.push(text.slice(ranges[i], ranges[i + 1]));
-  return out;
-}
-
-/** Shortest line scored on its own (shorter ones are table cells and headers, not sentences). */
-export const MIN_LINE = 20;
-
-/**
- * Every range the classifier scores besides the whole text, as flattened
- * [start, end) offsets: the windows (when there is more than one), and each
- * line of MIN_LINE to `max` characters that is not already a window. An
- * instruction inserted as one line of a table or email is diluted even in
- * its window by the rows packed with it; scored alone it stands out. (In
- * leave-one-source-out tests, scoring lines too lifted held-out BIPIA AUROC
- * 0.70 → 0.74 and AgentDojo workspace 0.98 → 1.00, slack unchanged.)
- */
-export function scoringRanges(text: string, max = MAX_WINDOW): number[] {
-  const windows = windowRanges(text, max);
-  const out = windows.length > 2 ? windows.slice() : [];
-  if (text.indexOf('\n') < 0) return out;
-  const isWindow = new Set<number>();
-  for (let i = 0; i < windows.length; i += 2) isWindow.add(windows[i]! * (text.length + 1) + windows[i + 1]!);
-  for (let start = 0; start <= text.length; ) {
-    let end = text.indexOf('\n', start);
-    if (end < 0) end = text.length;
-    let from = start;
-    let to = end;
-    while (from < to && isWhitespace(text.charCodeAt(from))) from++;
-    while (to > from && isWhitespace(text.charCodeAt(to - 1))) to--;
-    if (to - from >= MIN_LINE && end - start <= max && !isWindow.has(start * (text.length + 1) + end)) out.push(start, end);
-    start = end + 1;
-  }
   return out;
 }
 

@@ -473,7 +473,7 @@ export class VmgMemoryStore {
   #flags(text: string): readonly string[] {
     if (!this.#guard) return NOT_FLAGGED;
     const verdict = this.#guard.inspect(text);
-    return this.#guardLevels.includes(verdict.level) ? [`guard:${verdict.level}`, ...(verdict.reasons ?? [])] : [];
+    return this.#guardLevels.includes(verdict.level) ? [`guard:${verdict.level}`, ...(verdict.reasons ?? []).map((r) => (typeof r === 'string' ? r : r.code))] : [];
   }
 
   #tree(tx: BackendTx): MerkleTree {

@@ -52,7 +52,11 @@ export interface RecordProof {
   readonly proof: Uint8Array[];
 }
 
-/** Anything with the detector's `inspect`: used to quarantine injected content (vmg does not import ipi). */
+/**
+ * Anything with the detector's `inspect`: used to quarantine injected content (vmg
+ * does not import ipi). A reason is a string or an object with a stable `code`;
+ * the log keeps the code.
+ */
 export interface ContentGuard {
-  inspect(text: string): { score: number; level: string; reasons?: readonly string[] };
+  inspect(text: string): { score: number; level: string; reasons?: readonly (string | { readonly code: string })[] };
 }

@@ -16,8 +16,8 @@ if (!globalThis.Deno && !globalThis.Bun) {
     const { readFileSync } = await import('node:fs');
     ort = {
       ort: await import('onnxruntime-web'),
-      model: readFileSync(new URL('../../models/ipi-classifier.onnx', import.meta.url)),
-      meta: JSON.parse(readFileSync(new URL('../../models/ipi-classifier.json', import.meta.url), 'utf8')),
+      model: readFileSync(new URL('../../models/ipi-content.onnx', import.meta.url)),
+      meta: JSON.parse(readFileSync(new URL('../../models/ipi-content.json', import.meta.url), 'utf8')),
     };
     ort.ort.env.wasm.numThreads = 1;
   } catch {
