@@ -13,15 +13,19 @@ export default defineConfig({
     lib: {
       entry: {
         index: 'src/index.ts',
-        edge: 'src/edge.ts',
+        edge: 'src/edge/index.ts',
         tlog: 'src/tlog/index.ts',
+        'tlog-edge': 'src/edge/tlog.ts',
         vmg: 'src/vmg/index.ts',
+        'vmg-edge': 'src/edge/vmg.ts',
         'vmg-sqlite': 'src/vmg/sqlite.ts',
         'vmg-indexeddb': 'src/vmg/indexeddb.ts',
         hooks: 'src/hooks/index.ts',
         skills: 'src/skills/index.ts',
+        'skills-edge': 'src/edge/skills.ts',
         'skills-node': 'src/skills/node.ts',
         ipi: 'src/ipi/index.ts',
+        'ipi-edge': 'src/edge/ipi.ts',
         cli: 'src/cli/main.ts',
       },
       formats: ['es'],
@@ -34,8 +38,9 @@ export default defineConfig({
         chunkFileNames: 'chunks/[name]-[hash].js',
         // One shared chunk for the core so that `parapet` loads two files, and
         // every entry shares one core instance (one init, one arena).
+        // The readiness logic (core + SHA-512) goes with it: the edge init shares it too.
         manualChunks: (id: string) => {
-          if (id.includes('/src/bindings/')) return 'core';
+          if (id.includes('/src/bindings/') || /\/src\/(ready|crypto\/hashes)\.ts$/.test(id)) return 'core';
           // The embedded core (50 KB of base64) stays out of the edge entry.
           if (/\/src\/(init|core-wasm\.generated)\.ts$/.test(id)) return 'embedded';
           return undefined;

@@ -3,5 +3,5 @@
  * from bytes (Node, Deno, Bun, browsers); edge workers resolve to `edge.ts`
  * through the `workerd` / `worker` export conditions.
  */
-export { init, initSync } from './init.js';
+export { init, initSync, type InitOptions, type InitSyncOptions, type Sha512 } from './init.js';
 export * from './bindings/index.js';

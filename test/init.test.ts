@@ -22,17 +22,17 @@ describe('init', () => {
     await expect(loadCore(Promise.reject(new Error('network down')), () => wasmBytes)).rejects.toMatchObject({ code: 'init-failed' });
     expect(isInitialized()).toBe(false);
     const response = new Response(new Uint8Array(wasmBytes), { status: 404 });
-    await expect(init(response)).rejects.toThrow(/404/);
+    await expect(init({ module: response })).rejects.toThrow(/404/);
     expect(isInitialized()).toBe(false);
   });
 
   it('accepts a Response and is idempotent and memoised afterwards', async () => {
     const response = new Response(new Uint8Array(wasmBytes), { headers: { 'content-type': 'application/wasm' } });
-    const [a, b] = [init(response), init()];
+    const [a, b] = [init({ module: response }), init()];
     await Promise.all([a, b]);
     expect(isInitialized()).toBe(true);
     const first = toHex(sha256(new TextEncoder().encode('abc')));
-    await init(Promise.resolve(new WebAssembly.Module(wasmBytes)));
+    await init({ module: Promise.resolve(new WebAssembly.Module(wasmBytes)) });
     initSync();
     expect(toHex(sha256(new TextEncoder().encode('abc')))).toBe(first);
     expect(first).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');

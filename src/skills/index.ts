@@ -2,15 +2,7 @@
  * parapet/skills — Ed25519 signatures over whole skill bundles, checked
  * against an operator trust root; interoperable with minisign and ssh-keygen -Y.
  */
-import { init as initCore } from '../init.js';
-import type { InitSource } from '../bindings/instance.js';
-import { initEd25519 } from '../crypto/ed25519.js';
-
-/** Load the core, Ed25519, SHA-512 and BLAKE2b. Idempotent. */
-export async function init(source?: InitSource): Promise<void> {
-  await Promise.all([initCore(source), initEd25519()]);
-}
-
+export { init, initSync } from '../init.js';
 export { buildManifest, manifestText, parseManifest, skillMdForDigest, CARRIER_FILES, type SkillBundle, type ManifestEntry } from './bundle.js';
 export { readFrontmatter, type SkillMeta } from './frontmatter.js';
 export { fingerprint, type SkillStatement, type SkillEnvelope } from './statement.js';

@@ -3,7 +3,7 @@
  * in-memory backend and the backend interface. Node's SQLite backend is
  * `parapet/vmg/sqlite`; the browser's IndexedDB backend `parapet/vmg/indexeddb`.
  */
-export { init } from '../tlog/index.js';
+export { init, initSync } from '../init.js';
 export { VmgMemoryStore, type OpenOptions, type PutOptions, type GetOptions, type HistoryItem, type PurgeReport } from './store.js';
 export { MemoryBackend, type StorageBackend, type BackendTx, type IndexValue } from './backend.js';
 export { MemoryStoreError, VersionConflictError, ImmutableRecordError } from './errors.js';
