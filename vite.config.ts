@@ -1,4 +1,5 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { UNIT_TESTS } from './test/projects.js';
 
 // `vite build` bundles each public entry into one ES module in dist/ (fewer
 // files to load: importing 12 unbundled modules cost ~7 ms of cold start);
@@ -49,9 +50,13 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['test/**/*.test.ts'],
     // The NIST Monte Carlo and 10^6-value statistics tests take a few seconds.
     testTimeout: 60_000,
     pool: 'threads',
+    // `npm test` runs both; `npm run test:unit` only the first (test/projects.ts says which is which).
+    projects: [
+      { extends: true, test: { name: 'unit', include: UNIT_TESTS } },
+      { extends: true, test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...UNIT_TESTS] } },
+    ],
   },
 });
