@@ -1,6 +1,8 @@
 /**
  * parapet/skills — Ed25519 signatures over whole skill bundles, checked
  * against an operator trust root; interoperable with minisign and ssh-keygen -Y.
+ *
+ * @module parapet/skills
  */
 export { init, initSync } from '../init.js';
 export { buildManifest, manifestText, parseManifest, skillMdForDigest, CARRIER_FILES, type SkillBundle, type ManifestEntry } from './bundle.js';

@@ -2,6 +2,8 @@
  * parapet/tlog — a generic append-only log: RFC 6962 Merkle tree, pure proof
  * verifiers, C2SP signed-note checkpoints and a witness that never goes
  * backwards. Knows nothing of memory or skills.
+ *
+ * @module parapet/tlog
  */
 export { init, initSync } from '../init.js';
 export { emptyRoot, hashLeaf, hashChildren, HASH_SIZE } from './hasher.js';

@@ -2,6 +2,8 @@
  * parapet/vmg — Verifiable Memory Governance. The memory store, its default
  * in-memory backend and the backend interface. Node's SQLite backend is
  * `parapet/vmg/sqlite`; the browser's IndexedDB backend `parapet/vmg/indexeddb`.
+ *
+ * @module parapet/vmg
  */
 export { init, initSync } from '../init.js';
 export { VmgMemoryStore, type OpenOptions, type PutOptions, type GetOptions, type HistoryItem, type PurgeReport } from './store.js';
