@@ -1,7 +1,7 @@
 import { init, toBase64 } from '../src/index.js';
 import { verifyInclusion } from '../src/tlog/index.js';
 import { CoreClassifier, IpiDetector } from '../src/ipi/index.js';
-import { MemoryBackend, VmgMemoryStore, init as initVmg, type StorageBackend } from '../src/vmg/index.js';
+import { MemoryBackend, VmgMemoryStore, type StorageBackend } from '../src/vmg/index.js';
 import { heldMemory } from '../src/vmg/backend.js';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -26,7 +26,6 @@ class TamperableBackend extends MemoryBackend {
 }
 
 await init();
-await initVmg();
 const classifier = new CoreClassifier();
 const detector = new IpiDetector({ mode: 'block', env: {}, classifier });
 const backend = new TamperableBackend();

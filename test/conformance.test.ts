@@ -56,10 +56,10 @@ describe.runIf(CHROMIUM_BIN !== undefined)('runtime conformance in Chromium (Ind
   }, 120_000);
 });
 
-describe('runtime conformance in workerd (edge entry, precompiled core.wasm)', () => {
-  it('runs every check in a worker listening on 127.0.0.1', async () => {
+describe('runtime conformance in workerd (edge entries, precompiled core.wasm)', () => {
+  it('runs every check in a worker listening on 127.0.0.1, whose bundle carries no embedded core', async () => {
     const { build } = await import('vite');
-    const { mkdirSync, copyFileSync, writeFileSync } = await import('node:fs');
+    const { mkdirSync, copyFileSync, readFileSync, writeFileSync } = await import('node:fs');
     const { createServer } = await import('node:net');
     const { spawn } = await import('node:child_process');
     const root = new URL('..', import.meta.url).pathname;
@@ -72,11 +72,20 @@ describe('runtime conformance in workerd (edge entry, precompiled core.wasm)', (
       build: {
         outDir, emptyOutDir: true, minify: false, target: 'es2022',
         lib: { entry: `${root}test/conformance/worker.mjs`, formats: ['es'], fileName: () => 'worker.mjs' },
-        // Every import of core.wasm (the worker's and dist/edge.js's) becomes the one module workerd provides.
-        rollupOptions: { external: [/\.wasm$/], output: { paths: (id: string) => (id.endsWith('.wasm') ? './core.wasm' : id) } },
+        // Every import of core.wasm becomes the one module workerd provides; one file for workerd's module list.
+        rollupOptions: {
+          external: [/\.wasm$/],
+          output: { paths: (id: string) => (id.endsWith('.wasm') ? './core.wasm' : id), codeSplitting: false },
+        },
       },
     });
     copyFileSync(`${root}dist/core.wasm`, `${outDir}/core.wasm`);
+    // The worker imports every subpath by name: the workerd conditions must have kept the
+    // embedded base64 core (the default entries' init) out of what an edge user ships.
+    const bundled = readFileSync(`${outDir}/worker.mjs`, 'utf8');
+    const embedded = readFileSync(`${root}dist/core.wasm`).toString('base64').slice(0, 96);
+    expect(bundled).toMatch(/from\s+["']\.\/core\.wasm["']/);
+    expect(bundled.includes(embedded), 'the embedded core is in the worker bundle').toBe(false);
     const port = await new Promise<number>((resolve) => {
       const s = createServer().listen(0, '127.0.0.1', () => {
         const p = (s.address() as { port: number }).port;

@@ -2,7 +2,7 @@
  * The `parapet` command. Node-only: it reads files and stdin. Library code
  * never imports it.
  */
-import { init } from '../skills/index.js';
+import { init } from '../init.js';
 import { UsageError } from './args.js';
 import { BENCH_USAGE, benchCommand } from './bench.js';
 import { DEMO_USAGE, demoCommand } from './demo.js';

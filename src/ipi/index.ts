@@ -4,7 +4,7 @@
  * arguments, surprise, decision entropy and a hidden-state probe, each against
  * a per-session baseline.
  */
-export { init } from '../init.js';
+export { init, initSync } from '../init.js';
 export { IpiDetector, DetectorSession, IpiBlockedError, resolveMode, type IpiDetectorOptions } from './detector.js';
 export { CoreClassifier, THRESHOLDS, type IpiClassifier } from './classifier.js';
 export { registerIpiHook, guardTool, type PreToolCallPayload, type PostToolCallPayload } from './hooks.js';

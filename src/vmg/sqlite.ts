@@ -17,6 +17,8 @@
  *   byte level·32 of that row's `nodes`);
  * - `kv`: one row per name, appended — a value and the index record of the
  *   same name share a row; the index on name keeps a key's names together.
+ *
+ * @module parapet/vmg/sqlite
  */
 import { closeSync, openSync, unlinkSync } from 'node:fs';
 import Database from 'better-sqlite3';
