@@ -22,6 +22,6 @@ export {
 export { SkillRatchet } from './ratchet.js';
 export { compareVersions, isSemVer } from './semver.js';
 export { MAX_FRONTMATTER_BYTES, MAX_FRONTMATTER_KEYS } from './frontmatter.js';
-export { signSkill, generateSkillKey, type SignOptions } from './sign.js';
+export { signSkill, generateSkillKey, minisignKeyId, type SignOptions } from './sign.js';
 export { parseMinisignPublicKey, parseMinisignSignature, verifyMinisign, signMinisign, minisignPublicKeyFile } from './formats/minisign.js';
 export { parseSshPublicKey, parseSshSignature, verifySshSignature, sshSignedData, signSsh, sshPublicKeyLine } from './formats/sshsig.js';
