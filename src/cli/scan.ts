@@ -9,7 +9,7 @@ export const SCAN_USAGE = 'parapet scan [FILE|-] [--json]   score text, or a too
  * nothing is flagged, 1 when the level is medium or high.
  */
 export async function scanCommand(argv: readonly string[]): Promise<number> {
-  const { positionals, flags } = parseArgs(argv);
+  const { positionals, flags } = parseArgs(argv, 'scan', { boolean: ['json'], maxPositionals: 1 });
   const text = new TextDecoder().decode(await readAll(positionals[0] ?? '-'));
   const detector = new IpiDetector({ mode: 'warn', env: {} });
   let call: { name: string; arguments: unknown } | undefined;
