@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { toBase64 } from '../index.js';
-import { IpiDetector, registerIpiHook } from '../ipi/index.js';
 import { HookRegistry } from '../hooks/index.js';
 import { generateNoteKey, parseSignerKey, verifyInclusion } from '../tlog/index.js';
 import { registerRetentionHook, VmgMemoryStore } from '../vmg/index.js';
@@ -23,6 +22,8 @@ const short = (s: string) => `${s.slice(0, 16)}…`;
  */
 export async function demoCommand(argv: readonly string[] = []): Promise<number> {
   const { flags } = parseArgs(argv, 'demo', { boolean: ['keep'] });
+  // Loaded here, not at startup: its embedded model is 1.4 MB of JavaScript every other command would parse.
+  const { IpiDetector, registerIpiHook } = await import('../ipi/index.js');
   const dir = mkdtempSync(join(tmpdir(), 'parapet-demo-'));
   const file = join(dir, 'memory.db');
   try {
