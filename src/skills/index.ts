@@ -12,7 +12,7 @@ export {
 } from './verify.js';
 export { SkillRatchet } from './ratchet.js';
 export { compareVersions, isSemVer } from './semver.js';
-export { signSkill, generateSkillKey, type SignOptions } from './sign.js';
+export { signSkill, generateSkillKey, minisignKeyId, type SignOptions } from './sign.js';
 export { fingerprint, type SkillStatement, type SkillEnvelope } from './statement.js';
 export { readFrontmatter, MAX_FRONTMATTER_BYTES, MAX_FRONTMATTER_KEYS, type SkillMeta, type FrontmatterFailure, type FrontmatterResult } from './frontmatter.js';
 

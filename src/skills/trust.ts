@@ -1,5 +1,5 @@
 import { fromBase64 } from '../bindings/encoding.js';
-import { ParapetRangeError, ParapetTypeError } from '../bindings/errors.js';
+import { describe, ParapetRangeError, ParapetTypeError } from '../bindings/errors.js';
 import { canonicalJsonBytes } from '../canonical/jcs.js';
 import { ed25519Verify } from '../crypto/ed25519.js';
 import { parseMinisignPublicKey, type MinisignKey } from './formats/minisign.js';
@@ -57,6 +57,23 @@ export interface RevocationList {
 }
 
 const FP = /^sha256:[0-9a-f]{64}$/;
+
+/**
+ * A list in the configuration. Checked up front: a string where a list
+ * belongs (`keys: "oops"`) failed deep inside as an untyped TypeError, and a
+ * string's characters would have read as a list of one-letter names.
+ */
+function list<T>(value: readonly T[] | undefined, name: string): readonly T[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) throw new ParapetTypeError(`"${name}" must be an array, got ${describe(value)}`);
+  return value;
+}
+
+function names(value: readonly string[] | undefined, name: string): readonly string[] {
+  const items = list(value, name);
+  for (const [i, item] of items.entries()) if (typeof item !== 'string') throw new ParapetTypeError(`"${name}[${i}]" must be a string, got ${describe(item)}`);
+  return items;
+}
 const MAX_KEY_DOCUMENT = 64 * 1024;
 
 function keyBytes(text: string): { raw: Uint8Array; minisign?: MinisignKey } {
@@ -118,12 +135,18 @@ export class TrustRoot {
     this.allow = config.allow ? new Set(config.allow) : undefined;
     this.precedence = config.precedence ?? 'deny';
     if (this.precedence !== 'deny' && this.precedence !== 'allow') throw new ParapetRangeError('"precedence" must be deny or allow', 'invalid-value');
-    this.publishers = config.publishers ?? [];
-    this.revocations = config.revocations === undefined ? undefined : TrustRoot.#revocations(config.revocations, config.revocationSigners ?? []);
+    this.publishers = list(config.publishers, 'publishers');
+    if (config.revocations !== undefined && typeof config.revocations !== 'string') throw new ParapetTypeError(`"revocations" must be a string (the signed list's JSON text), got ${describe(config.revocations)}`);
+    const revocationSigners = names(config.revocationSigners, 'revocationSigners');
+    this.revocations = config.revocations === undefined ? undefined : TrustRoot.#revocations(config.revocations, revocationSigners);
   }
 
   static #key(k: TrustedKeyConfig, i: number): TrustedKey {
-    if (!FP.test(k?.fingerprint ?? '')) throw new ParapetRangeError(`"keys[${i}].fingerprint" must be sha256:<64 hex>`, 'invalid-value');
+    if (typeof k !== 'object' || k === null || Array.isArray(k)) throw new ParapetTypeError(`"keys[${i}]" must be an object, got ${describe(k)}`);
+    if (typeof k.fingerprint !== 'string' || !FP.test(k.fingerprint)) throw new ParapetRangeError(`"keys[${i}].fingerprint" must be sha256:<64 hex>`, 'invalid-value');
+    if (k.publicKey !== undefined && typeof k.publicKey !== 'string') throw new ParapetTypeError(`"keys[${i}].publicKey" must be a string, got ${describe(k.publicKey)}`);
+    if (k.signer !== undefined && typeof k.signer !== 'string') throw new ParapetTypeError(`"keys[${i}].signer" must be a string, got ${describe(k.signer)}`);
+    if (k.names !== undefined) names(k.names, `keys[${i}].names`);
     if (k.publicKey === undefined) return { fingerprint: k.fingerprint, signer: k.signer ?? k.fingerprint, ...(k.names ? { names: k.names } : {}) };
     const { raw, minisign } = keyBytes(k.publicKey);
     if (fingerprint(raw) !== k.fingerprint) throw new ParapetRangeError(`"keys[${i}].publicKey" does not match its fingerprint`, 'invalid-value');
@@ -181,7 +204,8 @@ export async function resolvePublishers(config: TrustRootConfig, fetchFn: typeof
   checkConfig(config);
   if (typeof fetchFn !== 'function') throw new ParapetTypeError('"fetch" must be a function');
   const extra: TrustedKey[] = [];
-  for (const [i, p] of (config.publishers ?? []).entries()) {
+  for (const [i, p] of list(config?.publishers, 'publishers').entries()) {
+    if (typeof p?.domain !== 'string' || typeof p.url !== 'string') throw new ParapetTypeError(`"publishers[${i}]" must be { domain, url } strings`);
     let url: URL;
     try {
       url = new URL(p.url);
