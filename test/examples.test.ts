@@ -7,7 +7,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fetchFromWorker } from './helpers/workerd.js';
+import { runWorker } from './helpers/workerd.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const example = (name: string): Map<string, string> => {
@@ -74,8 +74,8 @@ describe('examples/', () => {
   it('memory-store.mjs (SQLite)', () => {
     const out = example('memory-store.mjs');
     expect(out.get('get')).toBe('{"likes":"greek"} v2');
-    expect(out.get('v1 write_hash (SHA-256 of its canonical JSON)')).toBe(sha256(Buffer.from('{"likes":"italian"}')).toString('hex'));
-    expect(out.get('v2 parent_hash is v1 write_hash')).toBe('true');
+    expect(out.get('v1 writeHash (SHA-256 of its canonical JSON)')).toBe(sha256(Buffer.from('{"likes":"italian"}')).toString('hex'));
+    expect(out.get('v2 parentHash is v1 writeHash')).toBe('true');
     expect(out.get('inclusion proof verifies')).toBe('true');
     expect(out.get('a tool result the guard flags is quarantined')).toBe('true - get serves it: false');
     expect(out.get('rollback')).toBe('v3 carries {"likes":"italian"}');
@@ -105,7 +105,7 @@ describe('examples/', () => {
   });
 
   it('workerd/worker.mjs, bundled and served by workerd', async () => {
-    const body = await fetchFromWorker(join(root, 'examples', 'workerd', 'worker.mjs'), join(root, 'test-results', 'example-workerd'));
-    expect(body).toBe(`sha256("abc") ${sha256(Buffer.from('abc')).toString('hex')}\ncheckpoint opens: true\n`);
+    const { body, logs } = await runWorker(join(root, 'examples', 'workerd', 'worker.mjs'), join(root, 'test-results', 'example-workerd'));
+    expect(body, logs).toBe(`sha256("abc") ${sha256(Buffer.from('abc')).toString('hex')}\ncheckpoint opens: true\n`);
   }, 120_000);
 });

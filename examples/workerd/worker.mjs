@@ -1,24 +1,19 @@
 // parapet in a Cloudflare Worker (workerd), which forbids compiling wasm from
-// bytes: the `workerd` / `worker` export condition selects the edge entry, and
-// core.wasm arrives as a precompiled module through the runtime's loader.
+// bytes: the `workerd` / `worker` export condition selects each subpath's edge
+// entry, whose `init` loads the core.wasm shipped beside it as a precompiled
+// module through the runtime's loader (pass `init({ module })` for another copy).
 // Ed25519 needs a synchronous SHA-512 there (npm i @noble/hashes).
 // Bundle with your usual tool (wrangler, vite, esbuild) keeping *.wasm as modules;
 // test/examples.test.ts bundles it with vite and serves it with workerd.
-import wasm from 'parapet/core.wasm';
 import { init, sha256, toHex } from 'parapet';
 import * as tlog from 'parapet/tlog';
 import { sha512 } from '@noble/hashes/sha2.js';
 
 let ready;
-const setup = async () => {
-  await tlog.initEd25519(sha512);
-  await init(wasm);
-  await tlog.init(wasm);
-};
 
 export default {
   async fetch() {
-    ready ??= setup();
+    ready ??= init({ sha512 }); // one init readies the core and Ed25519 for every subpath
     await ready;
     const digest = toHex(sha256(new TextEncoder().encode('abc')));
     const { signerKey, verifierKey } = tlog.generateNoteKey('example.com/log');
@@ -26,6 +21,6 @@ export default {
     tree.append(new TextEncoder().encode('hello'));
     const note = tlog.signCheckpoint({ origin: 'example.com/log', size: 1, root: tree.root(), extensions: [] }, [tlog.parseSignerKey(signerKey)]);
     const opened = tlog.openCheckpoint(note, [tlog.parseVerifierKey(verifierKey)], { origin: 'example.com/log' });
-    return new Response(`sha256("abc") ${digest}\ncheckpoint opens: ${opened.valid}\n`, { headers: { 'content-type': 'text/plain' } });
+    return new Response(`sha256("abc") ${digest}\ncheckpoint opens: ${opened.ok}\n`, { headers: { 'content-type': 'text/plain' } });
   },
 };
