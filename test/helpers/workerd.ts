@@ -1,15 +1,22 @@
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 const root = new URL('../..', import.meta.url).pathname;
 
+/** What one run of a worker gave: the body of one GET, the bundle workerd served, workerd's output. */
+export interface WorkerRun {
+  readonly body: string;
+  readonly bundle: string;
+  readonly logs: string;
+}
+
 /**
  * Bundle a worker module the way an application would (vite, the workerd
  * conditions, `*.wasm` left as modules for the runtime to provide), serve it
- * with workerd on 127.0.0.1 and return the body of one GET.
+ * with workerd on 127.0.0.1 and GET it once.
  */
-export async function fetchFromWorker(entry: string, outDir: string): Promise<string> {
+export async function runWorker(entry: string, outDir: string): Promise<WorkerRun> {
   const { build } = await import('vite');
   mkdirSync(outDir, { recursive: true });
   await build({
@@ -19,10 +26,15 @@ export async function fetchFromWorker(entry: string, outDir: string): Promise<st
     build: {
       outDir, emptyOutDir: true, minify: false, target: 'es2022',
       lib: { entry, formats: ['es'], fileName: () => 'worker.mjs' },
-      rollupOptions: { external: [/\.wasm$/], output: { paths: (id: string) => (id.endsWith('.wasm') ? './core.wasm' : id) } },
+      // Every import of core.wasm becomes the one module workerd provides; one file for workerd's module list.
+      rollupOptions: {
+        external: [/\.wasm$/],
+        output: { paths: (id: string) => (id.endsWith('.wasm') ? './core.wasm' : id), codeSplitting: false },
+      },
     },
   });
   copyFileSync(`${root}dist/core.wasm`, `${outDir}/core.wasm`);
+  const bundle = readFileSync(`${outDir}/worker.mjs`, 'utf8');
   const port = await new Promise<number>((resolve) => {
     const s = createServer().listen(0, '127.0.0.1', () => {
       const p = (s.address() as { port: number }).port;
@@ -49,7 +61,8 @@ const example :Workerd.Worker = (
   try {
     for (let i = 0; i < 100; i++) {
       try {
-        return await (await fetch(`http://127.0.0.1:${port}/`)).text();
+        const body = await (await fetch(`http://127.0.0.1:${port}/`)).text();
+        return { body, bundle, logs };
       } catch {
         await new Promise((r) => setTimeout(r, 100));
       }
