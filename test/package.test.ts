@@ -3,7 +3,7 @@
 // the optional better-sqlite3, and used from the CLI and from TypeScript.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -98,5 +98,22 @@ describe('the packed package', () => {
     const bad = spawnSync(process.execPath, [tsc, '-p', project], { encoding: 'utf8' });
     expect(bad.status).not.toBe(0);
     expect(bad.stdout).toMatch(/TS2322: Type 'number' is not assignable to type 'string'/);
+  });
+});
+
+describe('package.json', () => {
+  // typesVersions is a second copy of the exports' types for moduleResolution node;
+  // a subpath moved in one and not the other resolves to nothing there.
+  it('gives typesVersions the same declaration file as each subpath export', () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      exports: Record<string, string | { types?: string }>;
+      typesVersions: { '*': Record<string, string[]> };
+    };
+    const fromExports = Object.fromEntries(
+      Object.entries(pkg.exports)
+        .filter(([subpath, target]) => subpath !== '.' && typeof target === 'object' && target.types !== undefined)
+        .map(([subpath, target]) => [subpath.slice(2), [(target as { types: string }).types]]),
+    );
+    expect(pkg.typesVersions['*']).toEqual(fromExports);
   });
 });
