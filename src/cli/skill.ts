@@ -142,15 +142,20 @@ export async function skillCommand(argv: readonly string[]): Promise<number> {
 /**
  * The folder as a bundle. A folder that cannot be read names DIR (exit 1); one
  * whose content cannot be a bundle (a link, a name that is not UTF-8) is a
- * UsageError naming DIR, which verify reports as malformed.
+ * UsageError naming DIR, which verify reports as malformed. loadSkillFolder
+ * wraps the system's error in a typed one: a missing folder is the user's
+ * path, not a malformed bundle, so its cause decides.
  */
 function loadFolder(dir: string) {
-  try {
-    return parseUserValue(`DIR ${dir}`, undefined, () => loadSkillFolder(dir));
-  } catch (e) {
-    if (e instanceof UsageError) throw e;
-    throw fileError(`DIR ${dir}`, e);
-  }
+  return parseUserValue(`DIR ${dir}`, undefined, () => {
+    try {
+      return loadSkillFolder(dir);
+    } catch (e) {
+      const cause = e instanceof ParapetRangeError ? e.cause : e;
+      if (typeof (cause as NodeJS.ErrnoException | undefined)?.code === 'string') throw fileError(`DIR ${dir}`, cause);
+      throw e;
+    }
+  });
 }
 
 /** The version ratchet's file: absent is a fresh ratchet; unreadable or not a ratchet is a usage error naming it. */
