@@ -8,6 +8,7 @@
  */
 export const UNIT_TESTS = [
   'test/ed25519.test.ts',
+  'test/error-taxonomy.test.ts',
   'test/fuzz-verifiers.test.ts',
   'test/hooks.test.ts',
   'test/init.test.ts',
@@ -19,6 +20,9 @@ export const UNIT_TESTS = [
   'test/sha256-batch.test.ts',
   'test/sha256-streaming.test.ts',
   'test/sha256-vectors.test.ts',
+  'test/skills-minisign-pin.test.ts',
+  'test/skills-results.test.ts',
+  'test/skills-trust-config.test.ts',
   'test/stats.test.ts',
   'test/system-tools.test.ts',
   'test/tlog-checkpoint.test.ts',
@@ -26,4 +30,5 @@ export const UNIT_TESTS = [
   'test/tokenizer.test.ts',
   'test/vmg-byte-store.test.ts',
   'test/vmg-entry.test.ts',
+  'test/vmg-wire-format.test.ts',
 ];
