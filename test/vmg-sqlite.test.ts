@@ -149,7 +149,7 @@ describe('SqliteBackend with create: false (tools that read or verify)', () => {
       db.exec("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('someone else''s')");
       db.close();
       const before = readFileSync(foreign);
-      expect(() => new SqliteBackend(foreign, { create: false }), journal).toThrow(expect.objectContaining({ code: 'backend', message: expect.stringMatching(/not a parapet memory store/) }));
+      expect(() => new SqliteBackend(foreign, { create: false }), journal).toThrow(expect.objectContaining({ code: 'layout-mismatch', message: expect.stringMatching(/not a parapet memory store/) }));
       expect(readFileSync(foreign).equals(before), journal).toBe(true);
       expect(existsSync(`${foreign}-wal`) || existsSync(`${foreign}-shm`), journal).toBe(false);
     }

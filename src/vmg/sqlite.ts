@@ -392,7 +392,7 @@ function identifyStore(path: string): void {
     throw new MemoryStoreError(`no memory store at "${path}": the file is not a SQLite database`, 'not-found');
   }
   const version = header.readUInt32BE(60);
-  if (version !== LAYOUT) throw new MemoryStoreError(`"${path}" is not a parapet memory store of this version (layout ${version}, expected ${LAYOUT})`, 'backend');
+  if (version !== LAYOUT) throw new MemoryStoreError(`"${path}" is not a parapet memory store of this version (layout ${version}, expected ${LAYOUT})`, 'layout-mismatch');
 }
 
 /**
