@@ -42,7 +42,7 @@ export default defineConfig({
         // The readiness logic (core + SHA-512) goes with it: the edge init shares it too.
         manualChunks: (id: string) => {
           if (id.includes('/src/bindings/') || /\/src\/(ready|crypto\/hashes)\.ts$/.test(id)) return 'core';
-          // The embedded core (50 KB of base64) stays out of the edge entry.
+          // The embedded core (its base64 is larger than the wasm) stays out of the edge entry.
           if (/\/src\/(init|core-wasm\.generated)\.ts$/.test(id)) return 'embedded';
           return undefined;
         },

@@ -1,7 +1,7 @@
 /**
  * `init` for edge runtimes (workerd, other workers) that forbid compiling
  * wasm from bytes: core.wasm arrives as a precompiled `WebAssembly.Module`
- * through the runtime's module loader, and the 50 KB of embedded base64 the
+ * through the runtime's module loader, and the embedded base64 copy of it the
  * default entries carry stays out of the bundle.
  */
 import wasmModule from '../core.wasm';
