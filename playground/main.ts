@@ -1,7 +1,7 @@
 import { init, toBase64 } from '../src/index.js';
 import { verifyInclusion } from '../src/tlog/index.js';
 import { CoreClassifier, IpiDetector } from '../src/ipi/index.js';
-import { MemoryBackend, VmgMemoryStore, init as initVmg, type StorageBackend } from '../src/vmg/index.js';
+import { MemoryBackend, VmgMemoryStore, type StorageBackend } from '../src/vmg/index.js';
 import { heldMemory } from '../src/vmg/backend.js';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -26,7 +26,6 @@ class TamperableBackend extends MemoryBackend {
 }
 
 await init();
-await initVmg();
 const classifier = new CoreClassifier();
 const detector = new IpiDetector({ mode: 'block', env: {}, classifier });
 const backend = new TamperableBackend();
@@ -61,12 +60,19 @@ $('assess').addEventListener('click', () => {
       .join('');
     rows += `<tr><td colspan="4">action: <strong id="action">${risk.action}</strong> · ${esc(risk.reasons.map((r) => r.message).join('; '))}</td></tr>`;
   } else {
-    ({ level, score } = detector.inspect(input));
+    // Text mode scores both boxes: the tool result is the untrusted text the
+    // page is about, and scoring only the second box ignored it.
+    const boxes: [string, string][] = [['tool result', result], ['text', input]];
+    const scored = boxes.filter(([, text]) => text.trim() !== '').map(([name, text]) => ({ name, ...detector.inspect(text) }));
+    ({ level, score } = scored.reduce<{ level: string; score: number }>((a, b) => (b.score > a.score ? b : a), { level: 'none', score: 0 }));
+    rows = scored
+      .map((r) => `<tr><td>${r.name}</td><td>${r.score.toFixed(3)}</td><td><span class="level ${r.level}">${r.level}</span></td><td>${esc(r.reasons.join('; '))}</td></tr>`)
+      .join('');
   }
   $('risk').innerHTML = `<p>risk <span class="level ${level}" id="level">${level}</span> score ${score.toFixed(3)}</p>`;
   $('signals').innerHTML = rows ? `<tr><th>signal</th><th>value</th><th></th><th>detail</th></tr>${rows}` : '';
   // The words that drove the classifier, on whatever text it scored.
-  const text = call ? [result, JSON.stringify(call.arguments)].join('\n') : input;
+  const text = [result, call ? JSON.stringify(call.arguments) : input].filter((t) => t.trim() !== '').join('\n');
   const words = classifier.explain(text);
   const max = Math.max(1e-6, ...words.map((w) => Math.abs(w.weight)));
   $('tokens').innerHTML = words
@@ -78,19 +84,35 @@ $('assess').addEventListener('click', () => {
     .join('');
 });
 
+/**
+ * Redrawn after every change, a tamper included: a history table and a green
+ * inclusion proof left from before the tamper sat beside verify's TAMPERED.
+ * Reads refuse a value that does not match its log entry; the page says so.
+ */
 async function showHistory(): Promise<void> {
   const key = $<HTMLInputElement>('key').value;
-  const history = await store.history(key);
-  $('history').innerHTML =
-    '<tr><th>v</th><th>value</th><th>policy</th><th>writeHash</th><th>parentHash</th></tr>' +
-    history
-      .map((r) => `<tr><td>${r.version}</td><td>${r.erased ? '<span class="erased">(erased)</span>' : esc(JSON.stringify(r.value))}${r.quarantined ? ' <span class="bad">quarantined</span>' : ''}</td><td>${r.policyTag}</td><td><code>${r.writeHash.slice(0, 16)}…</code></td><td><code>${r.parentHash ? `${r.parentHash.slice(0, 16)}…` : '—'}</code></td></tr>`)
-      .join('');
-  const got = await store.get(key).catch(() => undefined);
-  if (got) {
+  const refused = (what: string, e: unknown) => `<span class="bad">${what} refused</span>: ${esc((e as Error).message)}`;
+  try {
+    const history = await store.history(key);
+    $('history').innerHTML =
+      '<tr><th>v</th><th>value</th><th>policy</th><th>writeHash</th><th>parentHash</th></tr>' +
+      history
+        .map((r) => `<tr><td>${r.version}</td><td>${r.erased ? '<span class="erased">(erased)</span>' : esc(JSON.stringify(r.value))}${r.quarantined ? ' <span class="bad">quarantined</span>' : ''}</td><td>${r.policyTag}</td><td><code>${r.writeHash.slice(0, 16)}…</code></td><td><code>${r.parentHash ? `${r.parentHash.slice(0, 16)}…` : '—'}</code></td></tr>`)
+        .join('');
+  } catch (e) {
+    $('history').innerHTML = `<tr><td>history: ${refused('read', e)}</td></tr>`;
+  }
+  try {
+    const got = await store.get(key);
+    if (!got) {
+      $('proof').innerHTML = '<p>get → no value</p>';
+      return;
+    }
     const p = got.proof;
     const ok = verifyInclusion(p.leafHash, p.seq, p.size, p.proof, p.root).ok;
     $('proof').innerHTML = `<p>get → v${got.record.version}: entry ${p.seq} of ${p.size}, root <code>${toBase64(p.root)}</code>, ${p.proof.length}-hash inclusion proof ${ok ? '<span class="ok">verifies</span>' : '<span class="bad">fails</span>'}</p>`;
+  } catch (e) {
+    $('proof').innerHTML = `<p>get: ${refused('read', e)} — no inclusion proof is shown for it</p>`;
   }
 }
 
@@ -112,9 +134,11 @@ $('verify').addEventListener('click', async () => {
   const v = await store.verify();
   const bad = v.entries.filter((e) => e.status === 'tampered');
   $('memstatus').innerHTML = `<p id="verdict">${v.ok ? '<span class="ok">verified</span>' : '<span class="bad">TAMPERED</span>'}: ${v.size} entries, ${v.counts.ok} ok, ${v.counts.erased} erased, ${v.counts.tampered} tampered${bad.map((e) => `<br>entry ${e.seq} (${e.op} ${esc(e.key ?? '')} v${e.version}): ${e.reasons.join(', ')}`).join('')}</p>`;
+  await showHistory();
 });
-$('tamper').addEventListener('click', () => {
+$('tamper').addEventListener('click', async () => {
   const where = backend.tamperLatestValue();
   $('memstatus').innerHTML = where ? `<p>edited the stored value of ${esc(where)} directly in the backend — now press Verify</p>` : '<p>nothing stored yet</p>';
+  await showHistory();
 });
 document.body.dataset.ready = 'true';

@@ -31,7 +31,7 @@ describe('parapet CLI', () => {
   it('reports bad input as an error (exit 1) and usage errors, a malformed flag value included (exit 2)', () => {
     const badKey = run(['hash', '--hmac-key', 'xyz', '-'], 'a');
     expect(badKey.status).toBe(2);
-    expect(badKey.stderr).toMatch(/--hmac-key: "hex" must be/);
+    expect(badKey.stderr).toMatch(/--hmac-key: must be hexadecimal/);
     expect(run(['hash', '--hmac-key']).status).toBe(2);
     expect(run(['hash', '/nonexistent/file']).status).toBe(1);
   });

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ed25519PublicKey, ed25519Sign, ed25519Verify, initEd25519 } from '../src/crypto/ed25519.js';
-import { toHex } from '../src/index.js';
+import { ed25519PublicKey, ed25519Sign, ed25519Verify } from '../src/crypto/ed25519.js';
+import { init, toHex } from '../src/index.js';
 import { hex, readVectorJson } from './helpers/vectors.js';
 
-beforeAll(() => initEd25519());
+beforeAll(() => init());
 
 describe('Ed25519 (strict RFC 8032)', () => {
   it('signs and verifies the RFC 8032 §7.1 test vectors', () => {

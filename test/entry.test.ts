@@ -19,13 +19,22 @@ function importedFiles(name: string, seen = new Set<string>()): string[] {
   return [code, ...deps.filter((d) => !d.endsWith('.wasm')).flatMap((d) => importedFiles(d, seen))];
 }
 
+/** The .wasm files `name` and its chunks import, as paths inside dist/. */
+function wasmImportsOf(name: string, seen = new Set<string>()): string[] {
+  if (seen.has(name)) return [];
+  seen.add(name);
+  const specifiers = [...bundle(name).matchAll(/from\s+["'](\.\.?\/[^"']+)["']/g)].map((m) => posix.join(posix.dirname(name), m[1]!));
+  return specifiers.flatMap((d) => (d.endsWith('.wasm') ? [d] : wasmImportsOf(d, seen)));
+}
+
 describe('isomorphic default entry', () => {
-  for (const entry of ['index.js', 'edge.js']) {
+  for (const entry of ['index.js', 'edge.js', 'tlog-edge.js', 'vmg-edge.js', 'skills-edge.js', 'ipi-edge.js']) {
     it(`${entry} and what it imports use no Node-only features`, () => {
       for (const code of importedFiles(entry)) {
         expect(code).not.toMatch(/from\s+["']node:/);
         expect(code).not.toMatch(/import\.meta\.url/);
-        expect(code).not.toMatch(/\bprocess\./);
+        // Node globals only behind feature detection (the runtime's SHA-512), never bare.
+        expect(code.replace(/globalThis\.process\?\./g, '')).not.toMatch(/\bprocess\./);
         expect(code).not.toMatch(/\brequire\(/);
         // Top-level await: an `await` outside any function body shows up at the start of a line.
         expect(code).not.toMatch(/^await\s/m);
@@ -33,17 +42,26 @@ describe('isomorphic default entry', () => {
     });
   }
 
-  it('edge entry imports core.wasm as a module and carries no embedded copy', () => {
-    const code = importedFiles('edge.js').join('\n');
-    expect(code).toMatch(/from\s+["']\.\/core\.wasm["']/);
-    expect(code).not.toMatch(/CORE_WASM_BASE64/);
-  });
+  for (const entry of ['edge.js', 'tlog-edge.js', 'vmg-edge.js', 'skills-edge.js', 'ipi-edge.js']) {
+    it(`${entry} imports the shipped core.wasm as a module and carries no embedded copy`, () => {
+      const wasmImports = wasmImportsOf(entry);
+      expect(wasmImports.length).toBeGreaterThan(0);
+      for (const file of wasmImports) expect(file).toBe('core.wasm');
+      expect(importedFiles(entry).join('\n')).not.toMatch(/CORE_WASM_BASE64/);
+    });
+  }
 
   it('package.json routes workerd and worker to the edge entry and declares no side effects', () => {
     expect(pkg.sideEffects).toBe(false);
     const root = pkg.exports['.'] as Record<string, string>;
     expect(Object.keys(root).slice(0, 3)).toEqual(['types', 'workerd', 'worker']);
     expect(root.workerd).toBe('./dist/edge.js');
+    for (const subpath of ['./tlog', './vmg', './skills', './ipi']) {
+      const conditions = pkg.exports[subpath] as Record<string, string>;
+      expect(Object.keys(conditions), subpath).toEqual(['types', 'workerd', 'worker', 'default']);
+      expect(conditions.workerd, subpath).toBe(`./dist/${subpath.slice(2)}-edge.js`);
+      expect(conditions.worker, subpath).toBe(conditions.workerd);
+    }
   });
 });
 

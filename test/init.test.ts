@@ -23,12 +23,12 @@ describe('init', () => {
     await expect(loadCore(Promise.reject(new Error('network down')), () => wasmBytes)).rejects.toMatchObject({ code: 'init-failed' });
     expect(isInitialized()).toBe(false);
     const response = new Response(new Uint8Array(wasmBytes), { status: 404 });
-    await expectRejects(init(response), ParapetStateError, 'init-failed');
+    await expectRejects(init({ module: response }), ParapetStateError, 'init-failed');
     expect(isInitialized()).toBe(false);
   });
 
   it('initSync reports a bad module as init-failed, not as the platform\'s CompileError', () => {
-    expectThrows(() => initSync(new Uint8Array([0, 97, 115, 109, 9, 9, 9, 9])), ParapetStateError, 'init-failed');
+    expectThrows(() => initSync({ module: new Uint8Array([0, 97, 115, 109, 9, 9, 9, 9]) }), ParapetStateError, 'init-failed');
     expect(isInitialized()).toBe(false);
   });
 
@@ -40,17 +40,17 @@ describe('init', () => {
     renamed[at + 'SHA256_CONTEXT_BYTE'.length] = 'Z'.charCodeAt(0);
     expect(WebAssembly.validate(renamed)).toBe(true);
     await expectRejects(loadCore(renamed, () => wasmBytes), ParapetStateError, 'init-failed');
-    expectThrows(() => initSync(renamed), ParapetStateError, 'init-failed');
+    expectThrows(() => initSync({ module: renamed }), ParapetStateError, 'init-failed');
     expect(isInitialized()).toBe(false);
   });
 
   it('accepts a Response and is idempotent and memoised afterwards', async () => {
     const response = new Response(new Uint8Array(wasmBytes), { headers: { 'content-type': 'application/wasm' } });
-    const [a, b] = [init(response), init()];
+    const [a, b] = [init({ module: response }), init()];
     await Promise.all([a, b]);
     expect(isInitialized()).toBe(true);
     const first = toHex(sha256(new TextEncoder().encode('abc')));
-    await init(Promise.resolve(new WebAssembly.Module(wasmBytes)));
+    await init({ module: Promise.resolve(new WebAssembly.Module(wasmBytes)) });
     initSync();
     expect(toHex(sha256(new TextEncoder().encode('abc')))).toBe(first);
     expect(first).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');

@@ -27,6 +27,14 @@ describe.runIf(CHROMIUM_BIN !== undefined)('playground (end to end in Chromium)'
       await expect.poll(() => page.textContent('#action')).toBe('block');
       expect(await page.textContent('#level')).toMatch(/medium|high/);
       expect(await page.locator('#tokens span').count()).toBeGreaterThan(5);
+      // Text mode: the injected tool result is scored beside benign text, not ignored.
+      await page.fill('#input', 'Thanks, that is all for today.');
+      await page.click('#assess');
+      await expect.poll(() => page.textContent('#level')).toMatch(/medium|high/);
+      expect(await page.textContent('#signals')).toMatch(/tool result[\s\S]*text/);
+      await page.fill('#result', '');
+      await page.click('#assess');
+      await expect.poll(() => page.textContent('#level')).toBe('none');
       await page.click('#put');
       await page.fill('#value', 'Greek, no shellfish');
       await page.click('#put');
@@ -37,6 +45,10 @@ describe.runIf(CHROMIUM_BIN !== undefined)('playground (end to end in Chromium)'
       await page.click('#tamper');
       await page.click('#verify');
       await expect.poll(() => page.textContent('#verdict')).toMatch(/TAMPERED[\s\S]*value-changed/);
+      // Beside TAMPERED, no table or green proof left from before the tamper.
+      await expect.poll(() => page.textContent('#proof')).toMatch(/read refused[\s\S]*does not match its write_hash/);
+      expect(await page.locator('#proof .ok').count()).toBe(0);
+      expect(await page.textContent('#history')).toMatch(/read refused/);
       mkdirSync(`${root}test-results`, { recursive: true });
       await page.screenshot({ path: `${root}test-results/playground.png`, fullPage: true });
       expect(errors).toEqual([]);

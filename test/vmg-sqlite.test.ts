@@ -141,6 +141,24 @@ describe('SqliteBackend with create: false (tools that read or verify)', () => {
     expect(existsSync(`${empty}-wal`)).toBe(false);
   });
 
+  it('leaves a foreign SQLite file (rollback or WAL journal) and a file that is not SQLite exactly as they were', () => {
+    for (const journal of ['DELETE', 'WAL']) {
+      const foreign = file();
+      const db = new Database(foreign);
+      db.pragma(`journal_mode = ${journal}`);
+      db.exec("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('someone else''s')");
+      db.close();
+      const before = readFileSync(foreign);
+      expect(() => new SqliteBackend(foreign, { create: false }), journal).toThrow(expect.objectContaining({ code: 'layout-mismatch', message: expect.stringMatching(/not a parapet memory store/) }));
+      expect(readFileSync(foreign).equals(before), journal).toBe(true);
+      expect(existsSync(`${foreign}-wal`) || existsSync(`${foreign}-shm`), journal).toBe(false);
+    }
+    const text = file();
+    writeFileSync(text, 'not a database, but long enough to hold a header of one hundred bytes, which it does not hold at all');
+    expect(() => new SqliteBackend(text, { create: false })).toThrow(expect.objectContaining({ code: 'not-found', message: expect.stringMatching(/not a SQLite database/) }));
+    expect(existsSync(`${text}-wal`)).toBe(false);
+  });
+
   it('opens an existing store', async () => {
     const path = file();
     const writer = await open(new SqliteBackend(path));

@@ -35,13 +35,7 @@ export function loadCore(source: InitSource | undefined, fallback: () => InitSou
       adopt(new WebAssembly.Instance(module, {}));
     } catch (cause) {
       pending = undefined;
-      if (cause instanceof ParapetStateError) throw cause;
-      throw new ParapetStateError(
-        `parapet: could not load core.wasm (${String(cause)}). Runtimes that forbid compiling ` +
-          `wasm from bytes (edge workers) must pass the precompiled module: init(wasmModule).`,
-        'init-failed',
-        { cause },
-      );
+      throw initFailed(cause);
     }
   })();
   return pending;
@@ -54,9 +48,18 @@ export function loadCoreSync(source: WebAssembly.Module | BufferSource): void {
     const module = source instanceof WebAssembly.Module ? source : new WebAssembly.Module(source);
     adopt(new WebAssembly.Instance(module, {}));
   } catch (cause) {
-    if (cause instanceof ParapetStateError) throw cause;
-    throw new ParapetStateError(`parapet: could not load core.wasm (${String(cause)})`, 'init-failed', { cause });
+    throw initFailed(cause);
   }
+}
+
+function initFailed(cause: unknown): ParapetStateError {
+  if (cause instanceof ParapetStateError) return cause;
+  return new ParapetStateError(
+    `parapet: could not load core.wasm (${String(cause)}). Runtimes that forbid compiling ` +
+      `wasm from bytes (edge workers) must pass the precompiled module: init({ module })`,
+    'init-failed',
+    { cause },
+  );
 }
 
 async function toModule(input: InitInput): Promise<WebAssembly.Module> {

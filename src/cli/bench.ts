@@ -1,4 +1,5 @@
 import { featurize, hashChain, merkleNodeHashBatch, sha256, shannonEntropy } from '../index.js';
+import { parseArgs } from './args.js';
 import { printJson } from './io.js';
 
 export const BENCH_USAGE = 'parapet bench [--json]';
@@ -8,6 +9,7 @@ export const BENCH_USAGE = 'parapet bench [--json]';
  * runs the full comparison (benchmark.js, peers measured in the same run).
  */
 export async function benchCommand(argv: readonly string[]): Promise<number> {
+  const { flags } = parseArgs(argv, 'bench', { boolean: ['json'] });
   const sample = (n: number) => Uint8Array.from({ length: n }, (_, i) => (i * 131) & 0xff);
   const msg1k = sample(1024);
   const msg4k = sample(4096);
@@ -22,7 +24,7 @@ export async function benchCommand(argv: readonly string[]): Promise<number> {
     ['shannonEntropy 4 KiB', () => shannonEntropy(msg4k), 1],
   ];
   const rows = cases.map(([name, fn, per]) => ({ name, microseconds: time(fn) / per }));
-  if (argv.includes('--json')) printJson(rows);
+  if (flags.has('json')) printJson(rows);
   else for (const r of rows) process.stdout.write(`${r.name.padEnd(34)} ${r.microseconds.toFixed(3).padStart(10)} µs\n`);
   return 0;
 }

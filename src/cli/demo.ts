@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { toBase64 } from '../index.js';
-import { IpiDetector, registerIpiHook } from '../ipi/index.js';
 import { HookRegistry } from '../hooks/index.js';
 import { generateNoteKey, parseSignerKey, verifyInclusion } from '../tlog/index.js';
 import { registerRetentionHook, VmgMemoryStore } from '../vmg/index.js';
 import { generateSkillKey, signSkill, verifySkillSignature } from '../skills/index.js';
-import { SqliteBackend } from '../vmg/sqlite.js';
+import { parseArgs } from './args.js';
+import { openSqlite } from './sqlite.js';
 
 export const DEMO_USAGE = 'parapet demo [--keep]';
 
@@ -21,6 +21,9 @@ const short = (s: string) => `${s.slice(0, 16)}…`;
  * then it walks the core signals the injection detector is built from.
  */
 export async function demoCommand(argv: readonly string[] = []): Promise<number> {
+  const { flags } = parseArgs(argv, 'demo', { boolean: ['keep'] });
+  // Loaded here, not at startup: its embedded model is 1.4 MB of JavaScript every other command would parse.
+  const { IpiDetector, registerIpiHook } = await import('../ipi/index.js');
   const dir = mkdtempSync(join(tmpdir(), 'parapet-demo-'));
   const file = join(dir, 'memory.db');
   try {
@@ -29,7 +32,7 @@ export async function demoCommand(argv: readonly string[] = []): Promise<number>
     say();
     const keys = generateNoteKey('demo.parapet/planner');
     const detector = new IpiDetector({ mode: 'block', env: {} });
-    const backend = new SqliteBackend(file);
+    const backend = await openSqlite('demo', file);
     const store = await VmgMemoryStore.open({
       backend, agentId: 'planner', sessionId: 's-001', signer: parseSignerKey(keys.signerKey), origin: 'demo.parapet/planner',
       // The injection detector guards memory writes too (vmg takes any object with inspect()).
@@ -122,6 +125,6 @@ export async function demoCommand(argv: readonly string[] = []): Promise<number>
     await store.close();
     return after.ok ? 1 : 0; // the tamper must have been caught
   } finally {
-    if (!argv.includes('--keep')) rmSync(dir, { recursive: true, force: true });
+    if (!flags.has('keep')) rmSync(dir, { recursive: true, force: true });
   }
 }

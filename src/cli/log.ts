@@ -1,42 +1,40 @@
-import { readFileSync } from 'node:fs';
 import { fromBase64, toBase64 } from '../index.js';
 import {
   ALG_COSIGNATURE_V1, ALG_ED25519, formatCheckpoint, generateNoteKey, MerkleTree, openCheckpoint, signCheckpoint,
   verifyConsistency, verifyInclusion, type ProofResult,
 } from '../tlog/index.js';
-import { allowFlags, parseArgs, parseUserValue, requireTogether, stringFlag, UsageError } from './args.js';
-import { printJson, readAll } from './io.js';
-import { signerKeyArg, verifierKeyArg } from './key-args.js';
+import { parseArgs, parseUserValue, stringFlag, UsageError, type ArgSpec } from './args.js';
+import { printJson, readAll, readText } from './io.js';
+import { originOf, signerKeyArg, verifierKeyArg } from './key-args.js';
 import { writeKeyFiles } from './key-file.js';
 
 export const LOG_USAGE = `parapet log <command> ...
   head LEAVES [--size N] [--json]                       tree size and RFC 6962 root
   prove-inclusion LEAVES --index I [--size N] [--json]  audit path for leaf I
-  verify-inclusion PROOF.json                           check a proof written by prove-inclusion --json
+  verify-inclusion PROOF.json [--json]                  check a proof written by prove-inclusion --json
   prove-consistency LEAVES --from N [--size M] [--json] proof that size N is a prefix of size M
-  verify-consistency PROOF.json                         check a proof written by prove-consistency --json
+  verify-consistency PROOF.json [--json]                check a proof written by prove-consistency --json
   keygen NAME [--cosigner] [--out PREFIX [--force]]     Ed25519 note key pair (PREFIX.key mode 600, PREFIX.pub)
-  sign LEAVES --key KEYFILE --origin ORIGIN [--size N]  signed C2SP checkpoint of the tree
+  sign LEAVES --key KEYFILE [--origin O] [--size N]     signed C2SP checkpoint of the tree
   open NOTE --verifier KEY... [--origin O] [--json]     verify a signed checkpoint
-LEAVES is a file (or -) with one leaf per line; each line's bytes, without the newline, are the leaf.`;
+LEAVES is a file (or -) with one leaf per line; each line's bytes, without the newline, are the leaf.
+A checkpoint's origin defaults to the signing key's NAME (C2SP names a log's key after its origin).`;
 
-const VALUED = ['size', 'index', 'from', 'key', 'origin', 'out', 'verifier'];
-
-/** The flags each subcommand takes; any other is a usage error. */
-const FLAGS: Record<string, readonly string[]> = {
-  head: ['size', 'json'],
-  'prove-inclusion': ['index', 'size', 'json'],
-  'verify-inclusion': ['json'],
-  'prove-consistency': ['from', 'size', 'json'],
-  'verify-consistency': ['json'],
-  keygen: ['cosigner', 'out', 'force'],
-  sign: ['key', 'origin', 'size'],
-  open: ['verifier', 'origin', 'json'],
+/** What each subcommand takes; anything else is a usage error. */
+const SPECS: Record<string, ArgSpec> = {
+  head: { valued: ['size'], boolean: ['json'], maxPositionals: 1 },
+  'prove-inclusion': { valued: ['index', 'size'], boolean: ['json'], maxPositionals: 1 },
+  'verify-inclusion': { boolean: ['json'], maxPositionals: 1 },
+  'prove-consistency': { valued: ['from', 'size'], boolean: ['json'], maxPositionals: 1 },
+  'verify-consistency': { boolean: ['json'], maxPositionals: 1 },
+  keygen: { valued: ['out'], boolean: ['cosigner', 'force'], maxPositionals: 1 },
+  sign: { valued: ['key', 'origin', 'size'], maxPositionals: 1 },
+  open: { valued: ['verifier', 'origin'], boolean: ['json'], repeatable: ['verifier'], maxPositionals: 1 },
 };
 
 async function treeOf(path: string | undefined): Promise<MerkleTree> {
   if (!path) throw new UsageError('LEAVES file is required');
-  const text = await readAll(path);
+  const text = await readAll(path, `LEAVES ${path}`);
   const leaves: Uint8Array[] = [];
   let start = 0;
   for (let i = 0; i < text.length; i++) {
@@ -65,24 +63,68 @@ function boundedFlag(flags: Map<string, string | true>, name: string, max: numbe
   return value;
 }
 
-function report(result: ProofResult, json: boolean): number {
+/** A proof's verdict, or a proof file's: malformed is a refusal too. */
+type Verdict = { readonly ok: true } | { readonly ok: false; readonly code: string; readonly message: string };
+
+function report(result: Verdict, json: boolean): number {
   if (json) printJson(result.ok ? { ok: true } : { ok: false, code: result.code, message: result.message });
   else process.stdout.write(result.ok ? 'ok: proof verifies\n' : `refused (${result.code}): ${result.message}\n`);
   return result.ok ? 0 : 1;
 }
 
-function readJson(path: string | undefined): Record<string, unknown> {
-  if (!path) throw new UsageError('a proof JSON file is required');
-  return JSON.parse(readFileSync(path === '-' ? 0 : path, 'utf8')) as Record<string, unknown>;
+/** A proof file that is not a proof: refused (exit 1) naming the file and the field, like a proof that does not verify. */
+class MalformedProof extends Error {}
+
+/** The fields of a proof file written by prove-inclusion / prove-consistency --json. */
+function readProof(path: string | undefined): { int(name: string): number; hash(name: string): Uint8Array; hashes(name: string): Uint8Array[] } {
+  if (!path) throw new UsageError('a PROOF.json file is required');
+  const text = readText(path, `PROOF.json ${path}`);
+  let p: unknown;
+  try {
+    p = JSON.parse(text);
+  } catch (e) {
+    throw new MalformedProof(`${path} is not JSON (${(e as Error).message})`);
+  }
+  if (typeof p !== 'object' || p === null || Array.isArray(p)) throw new MalformedProof(`${path} is not a JSON object`);
+  const fields = p as Record<string, unknown>;
+  const b64 = (value: unknown, name: string) => {
+    try {
+      return fromBase64(value as string);
+    } catch {
+      throw new MalformedProof(`${path}: "${name}" is not base64`);
+    }
+  };
+  return {
+    int: (name) => {
+      const v = fields[name];
+      if (!Number.isSafeInteger(v) || (v as number) < 0) throw new MalformedProof(`${path}: "${name}" is not a non-negative integer`);
+      return v as number;
+    },
+    hash: (name) => b64(fields[name], name),
+    hashes: (name) => {
+      const v = fields[name];
+      if (!Array.isArray(v)) throw new MalformedProof(`${path}: "${name}" is not a list`);
+      return v.map((h, i) => b64(h, `${name}[${i}]`));
+    },
+  };
 }
 
-const b64List = (v: unknown) => (Array.isArray(v) ? v.map((s) => fromBase64(String(s))) : []);
+function verifyProofFile(path: string | undefined, json: boolean, check: (p: ReturnType<typeof readProof>) => ProofResult): number {
+  let result: Verdict;
+  try {
+    result = check(readProof(path));
+  } catch (e) {
+    if (!(e instanceof MalformedProof)) throw e;
+    result = { ok: false, code: 'malformed', message: e.message };
+  }
+  return report(result, json);
+}
 
 export async function logCommand(argv: readonly string[]): Promise<number> {
   const [sub, ...rest] = argv;
-  const args = parseArgs(rest, VALUED);
+  if (sub === undefined || !Object.hasOwn(SPECS, sub)) throw new UsageError(sub ? `unknown log command '${sub}'` : 'log needs a command');
+  const args = parseArgs(rest, `log ${sub}`, SPECS[sub]);
   const { positionals, flags } = args;
-  if (sub !== undefined && Object.hasOwn(FLAGS, sub)) allowFlags(args, `log ${sub}`, FLAGS[sub]!);
   const json = flags.has('json');
   const [arg] = positionals;
   switch (sub) {
@@ -107,10 +149,8 @@ export async function logCommand(argv: readonly string[]): Promise<number> {
       else process.stdout.write(`index ${index}\nsize ${size}\nleaf ${out.leafHash}\nroot ${out.root}\n${out.proof.join('\n')}\n`);
       return 0;
     }
-    case 'verify-inclusion': {
-      const p = readJson(arg);
-      return report(verifyInclusion(fromBase64(String(p.leafHash)), Number(p.index), Number(p.size), b64List(p.proof), fromBase64(String(p.root))), json);
-    }
+    case 'verify-inclusion':
+      return verifyProofFile(arg, json, (p) => verifyInclusion(p.hash('leafHash'), p.int('index'), p.int('size'), p.hashes('proof'), p.hash('root')));
     case 'prove-consistency': {
       const tree = await treeOf(arg);
       const size2 = boundedFlag(flags, 'size', tree.size, 'the leaves in LEAVES', tree.size);
@@ -123,14 +163,13 @@ export async function logCommand(argv: readonly string[]): Promise<number> {
       else process.stdout.write(`from ${size1} (${out.root1})\nto ${size2} (${out.root2})\n${out.proof.join('\n')}\n`);
       return 0;
     }
-    case 'verify-consistency': {
-      const p = readJson(arg);
-      return report(verifyConsistency(Number(p.size1), Number(p.size2), b64List(p.proof), fromBase64(String(p.root1)), fromBase64(String(p.root2))), json);
-    }
+    case 'verify-consistency':
+      return verifyProofFile(arg, json, (p) => verifyConsistency(p.int('size1'), p.int('size2'), p.hashes('proof'), p.hash('root1'), p.hash('root2')));
     case 'keygen': {
       if (!arg) throw new UsageError('keygen needs a key NAME');
       if (flags.has('force') && !flags.has('out')) throw new UsageError('--force needs --out PREFIX');
-      const keys = parseUserValue(`key NAME ${JSON.stringify(arg)}`, () => generateNoteKey(arg, flags.has('cosigner') ? ALG_COSIGNATURE_V1 : ALG_ED25519));
+      const keys = parseUserValue(`key NAME ${JSON.stringify(arg)}`, 'a key name must be non-empty, without spaces or +', () =>
+        generateNoteKey(arg, flags.has('cosigner') ? ALG_COSIGNATURE_V1 : ALG_ED25519));
       const out = stringFlag(args, 'out');
       if (out !== undefined) {
         writeKeyFiles([
@@ -142,25 +181,26 @@ export async function logCommand(argv: readonly string[]): Promise<number> {
       return 0;
     }
     case 'sign': {
-      requireTogether(args, ['key', 'origin']);
+      if (flags.has('origin') && !flags.has('key')) throw new UsageError('--origin needs --key');
       const keyFile = stringFlag(args, 'key');
-      const origin = stringFlag(args, 'origin');
-      if (keyFile === undefined || origin === undefined) throw new UsageError('sign needs --key KEYFILE and --origin ORIGIN');
+      if (keyFile === undefined) throw new UsageError('sign needs --key KEYFILE');
+      const signer = signerKeyArg('--key', keyFile);
+      const origin = originOf(stringFlag(args, 'origin'), signer);
       const tree = await treeOf(arg);
       const size = boundedFlag(flags, 'size', tree.size, 'the leaves in LEAVES', tree.size);
       const checkpoint = { origin, size, root: tree.root(size), extensions: [] };
-      parseUserValue('--origin', () => formatCheckpoint(checkpoint));
-      process.stdout.write(signCheckpoint(checkpoint, [signerKeyArg('--key', keyFile)]));
+      parseUserValue('--origin', 'must be a non-empty single line', () => formatCheckpoint(checkpoint));
+      process.stdout.write(signCheckpoint(checkpoint, [signer]));
       return 0;
     }
     case 'open': {
       if (!arg) throw new UsageError('open needs a NOTE file');
-      const keys = rest.flatMap((a, i) => (rest[i - 1] === '--verifier' ? [a] : a.startsWith('--verifier=') ? [a.slice(11)] : []));
+      const keys = args.values.get('verifier') ?? [];
       if (keys.length === 0) throw new UsageError('open needs at least one --verifier KEY');
       if (keys.includes('')) throw new UsageError('--verifier needs a value');
       const verifiers = keys.map((k) => verifierKeyArg('--verifier', k));
       const origin = stringFlag(args, 'origin');
-      const result = openCheckpoint(await readAll(arg), verifiers, origin !== undefined ? { origin } : {});
+      const result = openCheckpoint(await readAll(arg, `NOTE ${arg}`), verifiers, origin !== undefined ? { origin } : {});
       if (json) {
         printJson(result.ok ? { ok: true, origin: result.checkpoint.origin, size: result.checkpoint.size, root: toBase64(result.checkpoint.root), verified: result.verified, unknown: result.unknown } : result);
       } else if (result.ok) {
@@ -169,6 +209,6 @@ export async function logCommand(argv: readonly string[]): Promise<number> {
       return result.ok ? 0 : 1;
     }
     default:
-      throw new UsageError(sub ? `unknown log command '${sub}'` : 'log needs a command');
+      throw new UsageError(`unknown log command '${sub}'`);
   }
 }

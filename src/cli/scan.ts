@@ -1,4 +1,3 @@
-import { IpiDetector } from '../ipi/index.js';
 import { parseArgs } from './args.js';
 import { printJson, readAll } from './io.js';
 
@@ -9,8 +8,10 @@ export const SCAN_USAGE = 'parapet scan [FILE|-] [--json]   score text, or a too
  * nothing is flagged, 1 when the level is medium or high.
  */
 export async function scanCommand(argv: readonly string[]): Promise<number> {
-  const { positionals, flags } = parseArgs(argv);
+  const { positionals, flags } = parseArgs(argv, 'scan', { boolean: ['json'], maxPositionals: 1 });
   const text = new TextDecoder().decode(await readAll(positionals[0] ?? '-'));
+  // Loaded here, not at startup: its embedded model is 1.4 MB of JavaScript every other command would parse.
+  const { IpiDetector } = await import('../ipi/index.js');
   const detector = new IpiDetector({ mode: 'warn', env: {} });
   let call: { name: string; arguments: unknown } | undefined;
   try {

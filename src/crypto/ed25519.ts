@@ -1,47 +1,20 @@
 import * as ed from '@noble/ed25519';
-import { initHashes, sha512 as wasmSha512 } from './hashes.js';
+import { hashesReady, sha512 } from './hashes.js';
 import { assertBytes, ParapetStateError } from '../bindings/errors.js';
 
 /**
  * Ed25519 for signatures across parapet (checkpoints, skills): @noble/ed25519
- * with its SHA-512 supplied synchronously by hash-wasm, verifying strictly per
- * RFC 8032 (`zip215: false`; noble's default accepts Wycheproof tcId 151, an
- * R that encodes y = 1 with the sign bit set).
+ * with its SHA-512 supplied synchronously (see hashes.ts; `init` readies it),
+ * verifying strictly per RFC 8032 (`zip215: false`; noble's default accepts
+ * Wycheproof tcId 151, an R that encodes y = 1 with the sign bit set).
  */
 
-export type Sha512 = (message: Uint8Array) => Uint8Array;
 type NobleSha512 = typeof ed.hashes.sha512;
 
-let ready = false;
-let pending: Promise<void> | undefined;
-
-/**
- * Make Ed25519 usable synchronously. With no argument, SHA-512 comes from
- * hash-wasm (compiled once, async); runtimes that forbid compiling wasm from
- * bytes (edge workers) pass a synchronous SHA-512 of their own. Idempotent.
- */
-export function initEd25519(sha512?: Sha512): Promise<void> {
-  if (ready) return Promise.resolve();
-  if (sha512) {
-    ed.hashes.sha512 = sha512 as NobleSha512;
-    ready = true;
-    return Promise.resolve();
-  }
-  pending ??= initHashes().then(
-    () => {
-      ed.hashes.sha512 = wasmSha512 as NobleSha512;
-      ready = true;
-    },
-    (cause: unknown) => {
-      pending = undefined;
-      throw cause;
-    },
-  );
-  return pending;
-}
-
 function requireReady(): void {
-  if (!ready) throw new ParapetStateError('parapet: call `await init()` before signing or verifying', 'not-initialized');
+  if (!hashesReady()) throw new ParapetStateError('parapet: call `await init()` before signing or verifying', 'not-initialized');
+  // Wired here rather than at import, so that importing this module changes nothing in noble.
+  if (ed.hashes.sha512 !== sha512) ed.hashes.sha512 = sha512 as NobleSha512;
 }
 
 /**

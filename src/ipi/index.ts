@@ -4,8 +4,10 @@
  * and a trace model that decides whether a pending call, in its session, was
  * caused by an injection (provenance of arguments and of the tool choice, what
  * the user asked for, the passages read before it).
+ *
+ * @module parapet/ipi
  */
-export { init } from '../init.js';
+export { init, initSync } from '../init.js';
 export { IpiDetector, DetectorSession, IpiBlockedError, type IpiDetectorOptions } from './detector.js';
 export { CoreClassifier, type ContentScorer, type ContentModelOptions } from './classifier.js';
 export { LEVELS, calibrate, type Anchors } from './calibration.js';

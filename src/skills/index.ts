@@ -1,16 +1,10 @@
 /**
  * parapet/skills — Ed25519 signatures over whole skill bundles, checked
  * against an operator trust root; interoperable with minisign and ssh-keygen -Y.
+ *
+ * @module parapet/skills
  */
-import { init as initCore } from '../init.js';
-import type { InitSource } from '../bindings/instance.js';
-import { initEd25519 } from '../crypto/ed25519.js';
-
-/** Load the core, Ed25519, SHA-512 and BLAKE2b. Idempotent. */
-export async function init(source?: InitSource): Promise<void> {
-  await Promise.all([initCore(source), initEd25519()]);
-}
-
+export { init, initSync } from '../init.js';
 export { TrustRoot, resolvePublishers, type TrustRootConfig, type TrustedKeyConfig, type TrustedKey, type PublisherConfig, type RevocationList } from './trust.js';
 export {
   verifySkillSignature, bundleManifest, SSH_NAMESPACE, type SkillVerification, type SkillReport, type SkillStatus, type SkillFailure,
@@ -18,7 +12,7 @@ export {
 } from './verify.js';
 export { SkillRatchet } from './ratchet.js';
 export { compareVersions, isSemVer } from './semver.js';
-export { signSkill, generateSkillKey, type SignOptions } from './sign.js';
+export { signSkill, generateSkillKey, minisignKeyId, type SignOptions } from './sign.js';
 export { fingerprint, type SkillStatement, type SkillEnvelope } from './statement.js';
 export { readFrontmatter, MAX_FRONTMATTER_BYTES, MAX_FRONTMATTER_KEYS, type SkillMeta, type FrontmatterFailure, type FrontmatterResult } from './frontmatter.js';
 

@@ -2,6 +2,8 @@
  * parapet/skills/node — load a skill folder from disk into a bundle (Node only).
  * Symlinks are refused: one could point outside the folder, and a signature
  * over a link says nothing about what it points at.
+ *
+ * @module parapet/skills/node
  */
 import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';

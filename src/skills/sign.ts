@@ -4,7 +4,7 @@ import { assertBytes, assertInteger, assertOptions, ParapetRangeError, ParapetTy
 import { canonicalJsonBytes } from '../canonical/jcs.js';
 import { ed25519PublicKey, ed25519Sign } from '../crypto/ed25519.js';
 import { CARRIER_FILES, type SkillBundle } from './bundle.js';
-import { signMinisign } from './formats/minisign.js';
+import { MINISIGN_KEY_FIELD, signMinisign } from './formats/minisign.js';
 import { signSsh } from './formats/sshsig.js';
 import { readFrontmatter } from './frontmatter.js';
 import { frontmatterRange, locateInlineSignature, skillMdForDigest } from './skill-md.js';
@@ -57,9 +57,11 @@ export function signSkill(bundle: SkillBundle, secretKey: Uint8Array, options: S
     files.set('MANIFEST', bytes);
     if (carrier === 'sshsig') files.set('MANIFEST.sig', new TextEncoder().encode(signSsh(bytes, secretKey, SSH_NAMESPACE)));
     else {
-      const keyId = options.minisignKeyId ?? sha256(publicKey).subarray(0, 8);
+      const keyId = options.minisignKeyId ?? minisignKeyId(publicKey);
       assertBytes(keyId, 'minisignKeyId', 8);
-      const comment = `timestamp:${issuedAt}\tfile:MANIFEST\thashed\tskill:${meta.name}${meta.version ? ` ${meta.version}` : ''}`;
+      // The public key rides in the signed comment (minisign names only a key
+      // id), so a trust root that pins the key by fingerprint alone can check it.
+      const comment = `timestamp:${issuedAt}\tfile:MANIFEST\thashed\tskill:${meta.name}${meta.version ? ` ${meta.version}` : ''}\t${MINISIGN_KEY_FIELD}${toBase64(publicKey)}`;
       files.set('MANIFEST.minisig', new TextEncoder().encode(signMinisign(bytes, secretKey, keyId, comment)));
     }
     return { files };
@@ -92,6 +94,16 @@ function withInline(bytes: Uint8Array, value: string): Uint8Array {
   out.set(line, fm.end);
   out.set(bytes.subarray(fm.end), fm.end + line.length);
   return out;
+}
+
+/**
+ * The minisign key id `signSkill` uses for `publicKey` unless given one: the
+ * first 8 bytes of its SHA-256. `minisignPublicKeyFile(publicKey,
+ * minisignKeyId(publicKey))` is the file `minisign -V -p` needs.
+ */
+export function minisignKeyId(publicKey: Uint8Array): Uint8Array {
+  assertBytes(publicKey, 'publicKey', 32);
+  return sha256(publicKey).slice(0, 8);
 }
 
 /** A new signing key pair and the fingerprint to pin in a trust root. */

@@ -1,5 +1,5 @@
 import { fromBase64 } from '../bindings/encoding.js';
-import { ParapetRangeError, ParapetTypeError } from '../bindings/errors.js';
+import { describe, ParapetRangeError, ParapetTypeError } from '../bindings/errors.js';
 import { canonicalJsonBytes } from '../canonical/jcs.js';
 import { ed25519Verify } from '../crypto/ed25519.js';
 import { parseMinisignPublicKey, type MinisignKey } from './formats/minisign.js';
@@ -57,6 +57,7 @@ export interface RevocationList {
 }
 
 const FP = /^sha256:[0-9a-f]{64}$/;
+
 const MAX_KEY_DOCUMENT = 64 * 1024;
 
 function keyBytes(text: string): { raw: Uint8Array; minisign?: MinisignKey } {
@@ -69,31 +70,49 @@ function keyBytes(text: string): { raw: Uint8Array; minisign?: MinisignKey } {
   return { raw };
 }
 
-const isStringList = (v: unknown): v is readonly string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+/**
+ * A list in the configuration. A string where a list belongs (`keys: "oops"`)
+ * would otherwise fail deep inside as an untyped TypeError, or be read one
+ * character at a time: `deny: "evil-skill"` would deny the names "e", "v", …
+ * and let evil-skill through, and a key's `names: "weather-pro"` would let it
+ * sign "weather" by substring.
+ */
+function checkList(value: unknown, name: string): asserts value is readonly unknown[] | undefined {
+  if (value !== undefined && !Array.isArray(value)) throw new ParapetTypeError(`"${name}" must be an array, got ${describe(value)}`);
+}
+
+function checkNames(value: unknown, name: string): void {
+  checkList(value, name);
+  for (const [i, item] of (value ?? []).entries()) if (typeof item !== 'string') throw new ParapetTypeError(`"${name}[${i}]" must be a string, got ${describe(item)}`);
+}
+
+function checkString(value: unknown, name: string, what = 'a string'): void {
+  if (value !== undefined && typeof value !== 'string') throw new ParapetTypeError(`"${name}" must be ${what}, got ${describe(value)}`);
+}
 
 /**
- * The shape of a trust root configuration, checked before any of it is used.
- * A list given as a string would be read one character at a time: `deny:
- * "evil-skill"` would deny the names "e", "v", … and let evil-skill through.
+ * The shape of a trust root configuration, checked before any of it is used:
+ * it is often parsed from the operator's JSON, and every field is named as
+ * the configuration spells it.
  */
 function checkConfig(config: unknown): asserts config is TrustRootConfig {
-  if (typeof config !== 'object' || config === null || Array.isArray(config)) throw new ParapetTypeError('"trustRoot" must be an object');
+  if (typeof config !== 'object' || config === null || Array.isArray(config)) throw new ParapetTypeError(`"trustRoot" must be an object, got ${describe(config)}`);
   const c = config as Record<string, unknown>;
-  for (const list of ['deny', 'allow', 'revocationSigners'] as const) {
-    if (c[list] !== undefined && !isStringList(c[list])) throw new ParapetTypeError(`"${list}" must be an array of strings`);
+  for (const list of ['deny', 'allow', 'revocationSigners'] as const) checkNames(c[list], list);
+  checkList(c.keys, 'keys');
+  for (const [i, k] of (c.keys ?? []).entries()) {
+    if (typeof k !== 'object' || k === null || Array.isArray(k)) throw new ParapetTypeError(`"keys[${i}]" must be an object, got ${describe(k)}`);
+    const key = k as Record<string, unknown>;
+    checkString(key.publicKey, `keys[${i}].publicKey`);
+    checkString(key.signer, `keys[${i}].signer`);
+    checkNames(key.names, `keys[${i}].names`);
   }
-  if (c.keys !== undefined && !(Array.isArray(c.keys) && c.keys.every((k) => typeof k === 'object' && k !== null))) {
-    throw new ParapetTypeError('"keys" must be an array of { fingerprint, publicKey?, signer?, names? }');
+  checkList(c.publishers, 'publishers');
+  for (const [i, p] of (c.publishers ?? []).entries()) {
+    const publisher = p as { domain?: unknown; url?: unknown } | null;
+    if (typeof publisher?.domain !== 'string' || typeof publisher.url !== 'string') throw new ParapetTypeError(`"publishers[${i}]" must be { domain, url } strings, got ${describe(p)}`);
   }
-  for (const [i, k] of ((c.keys ?? []) as Record<string, unknown>[]).entries()) {
-    if (k.publicKey !== undefined && typeof k.publicKey !== 'string') throw new ParapetTypeError(`"keys[${i}].publicKey" must be a string`);
-    if (k.signer !== undefined && typeof k.signer !== 'string') throw new ParapetTypeError(`"keys[${i}].signer" must be a string`);
-    if (k.names !== undefined && !isStringList(k.names)) throw new ParapetTypeError(`"keys[${i}].names" must be an array of strings`);
-  }
-  if (c.publishers !== undefined && !(Array.isArray(c.publishers) && c.publishers.every((p) => typeof p?.domain === 'string' && typeof p?.url === 'string'))) {
-    throw new ParapetTypeError('"publishers" must be an array of { domain, url } strings');
-  }
-  if (c.revocations !== undefined && typeof c.revocations !== 'string') throw new ParapetTypeError('"revocations" must be the JSON text of a signed list');
+  checkString(c.revocations, 'revocations', "a string (the signed list's JSON text)");
 }
 
 /**
@@ -123,7 +142,7 @@ export class TrustRoot {
   }
 
   static #key(k: TrustedKeyConfig, i: number): TrustedKey {
-    if (!FP.test(k?.fingerprint ?? '')) throw new ParapetRangeError(`"keys[${i}].fingerprint" must be sha256:<64 hex>`, 'invalid-value');
+    if (typeof k.fingerprint !== 'string' || !FP.test(k.fingerprint)) throw new ParapetRangeError(`"keys[${i}].fingerprint" must be sha256:<64 hex>`, 'invalid-value');
     if (k.publicKey === undefined) return { fingerprint: k.fingerprint, signer: k.signer ?? k.fingerprint, ...(k.names ? { names: k.names } : {}) };
     const { raw, minisign } = keyBytes(k.publicKey);
     if (fingerprint(raw) !== k.fingerprint) throw new ParapetRangeError(`"keys[${i}].publicKey" does not match its fingerprint`, 'invalid-value');

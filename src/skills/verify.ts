@@ -5,7 +5,7 @@ import type { VerifyResult } from '../bindings/result.js';
 import { buildManifest, diffManifests, inlineManifest, manifestText, parseManifest, type ManifestEntry, type SkillBundle } from './bundle.js';
 import { findCarrier, type Carrier } from './carriers.js';
 import { readFrontmatter, type SkillMeta } from './frontmatter.js';
-import { parseMinisignSignature, verifyMinisign } from './formats/minisign.js';
+import { commentPublicKey, parseMinisignSignature, verifyMinisign } from './formats/minisign.js';
 import { parseSshSignature, verifySshSignature } from './formats/sshsig.js';
 import type { SkillRatchet } from './ratchet.js';
 import { compareVersions, isSemVer } from './semver.js';
@@ -193,9 +193,21 @@ function checkDetached(carrier: Extract<Carrier, { signature: string }>, trust: 
   if (!sig) return { status: 'malformed', reason: 'MANIFEST.minisig is not a minisign signature' };
   // minisign names only a key id: look for a trusted minisign key with that id.
   const key = trust.keys.find((k) => k.minisign && bytesEqual(k.minisign.keyId, sig.keyId));
-  if (!key) return { status: 'untrusted-key', reason: `signed by minisign key ${toHex(sig.keyId)}, which the trust root does not hold` };
-  if (!verifyMinisign(carrier.manifest, sig, key.minisign!)) return { status: 'bad-signature', reason: 'the minisign signature or its trusted comment does not verify', fingerprint: key.fingerprint };
-  return { key, fingerprint: key.fingerprint, signer: key.signer, signedManifest };
+  if (key) {
+    if (!verifyMinisign(carrier.manifest, sig, key.minisign!)) return { status: 'bad-signature', reason: 'the minisign signature or its trusted comment does not verify', fingerprint: key.fingerprint };
+    return { key, fingerprint: key.fingerprint, signer: key.signer, signedManifest };
+  }
+  // A parapet signature names its key in the trusted comment. The claim is only a
+  // hint: the signatures are checked under that key, and the key must be pinned.
+  const claimed = commentPublicKey(sig.trustedComment);
+  if (!claimed) return { status: 'untrusted-key', reason: `signed by minisign key ${toHex(sig.keyId)}, which the trust root does not hold` };
+  const fp = fingerprint(claimed);
+  if (!verifyMinisign(carrier.manifest, sig, { keyId: sig.keyId, publicKey: claimed })) {
+    return { status: 'bad-signature', reason: 'the minisign signature or its trusted comment does not verify under the key it names', fingerprint: fp };
+  }
+  const pinned = trust.byFingerprint(fp);
+  if (!pinned) return { status: 'untrusted-key', reason: `a valid signature by ${fp}, which the trust root does not hold`, fingerprint: fp };
+  return { key: pinned, fingerprint: fp, signer: pinned.signer, signedManifest };
 }
 
 function checkRevocation(trust: TrustRoot, fp: string, meta: SkillMeta, now: number): { status: SkillStatus; reason: string } | undefined {

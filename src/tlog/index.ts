@@ -2,18 +2,10 @@
  * parapet/tlog — a generic append-only log: RFC 6962 Merkle tree, pure proof
  * verifiers, C2SP signed-note checkpoints and a witness that never goes
  * backwards. Knows nothing of memory or skills.
+ *
+ * @module parapet/tlog
  */
-import { init as initCore } from '../init.js';
-import type { InitSource } from '../bindings/instance.js';
-import { initEd25519 } from '../crypto/ed25519.js';
-
-/** Load the core and Ed25519 (SHA-512 from hash-wasm). Idempotent. */
-export async function init(source?: InitSource): Promise<void> {
-  await Promise.all([initCore(source), initEd25519()]);
-}
-
-/** For runtimes that forbid compiling wasm from bytes (edge workers): supply a synchronous SHA-512 before `init`. */
-export { initEd25519 } from '../crypto/ed25519.js';
+export { init, initSync } from '../init.js';
 export { emptyRoot, hashLeaf, hashChildren, HASH_SIZE } from './hasher.js';
 export { MerkleTree } from './tree.js';
 // Extension API: implement NodeStore to keep a tree's hashes in your own storage

@@ -2,8 +2,10 @@
  * parapet/vmg — Verifiable Memory Governance. The memory store, its default
  * in-memory backend and the backend interface. Node's SQLite backend is
  * `parapet/vmg/sqlite`; the browser's IndexedDB backend `parapet/vmg/indexeddb`.
+ *
+ * @module parapet/vmg
  */
-export { init } from '../tlog/index.js';
+export { init, initSync } from '../init.js';
 export { VmgMemoryStore, type OpenOptions, type PutOptions, type GetOptions, type HistoryItem, type PurgeReport } from './store.js';
 export { MemoryBackend } from './backend.js';
 /** The extension API for storage backends (decision 45). */

@@ -7,6 +7,8 @@
  * writer per database: where Web Locks exist, the backend holds an exclusive
  * lock named after the database while it is open, and a second tab or worker
  * that opens the same store is refused instead of forking its log.
+ *
+ * @module parapet/vmg/indexeddb
  */
 import type { BackendTx, IndexValue, StorageBackend } from './backend.js';
 import { ParapetError } from '../bindings/errors.js';

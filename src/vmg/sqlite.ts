@@ -17,8 +17,10 @@
  *   byte level·32 of that row's `nodes`);
  * - `kv`: one row per name, appended — a value and the index record of the
  *   same name share a row; the index on name keeps a key's names together.
+ *
+ * @module parapet/vmg/sqlite
  */
-import { closeSync, openSync, unlinkSync } from 'node:fs';
+import { closeSync, openSync, readSync, unlinkSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { describe, ParapetError, ParapetTypeError } from '../bindings/errors.js';
 import type { BackendTx, IndexValue, StorageBackend } from './backend.js';
@@ -120,6 +122,7 @@ export class SqliteBackend implements StorageBackend {
     if (typeof path !== 'string') throw new ParapetTypeError(`"path" must be a string, got ${describe(path)}`);
     const create = options.create ?? true;
     this.#busyTimeout = options.busyTimeoutMs ?? 10_000;
+    if (!create) identifyStore(path);
     const created = create && createPrivate(path);
     try {
       this.db = new Database(path, { fileMustExist: !create });
@@ -358,6 +361,38 @@ export class SqliteBackend implements StorageBackend {
     if (this.#scrubPending) this.#scrub(false);
     this.db.close();
   }
+}
+
+/**
+ * For `create: false`: prove from the file's header, read with a read-only
+ * descriptor, that it is a store of this layout before SQLite opens it. The
+ * read-write open sets journal_mode=WAL (written into the header, with -wal
+ * and -shm created beside it), and even a read-only SQLite connection creates
+ * those for a WAL file: a foreign SQLite file handed to a verifier was
+ * switched to WAL before it was refused. user_version (header offset 60) is
+ * set when a store is created, and the constructor checkpoints it into the
+ * main file before it returns, so the header is where it can be read.
+ */
+function identifyStore(path: string): void {
+  const header = Buffer.alloc(100);
+  let read: number;
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      read = readSync(fd, header, 0, header.length, 0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (e) {
+    if ((e as { code?: string }).code === 'ENOENT') throw new MemoryStoreError(`no memory store at "${path}": the file does not exist`, 'not-found');
+    throw new MemoryStoreError(`no memory store at "${path}": ${(e as Error).message}`, 'not-found');
+  }
+  if (read === 0) throw new MemoryStoreError(`no memory store at "${path}": the file is empty and holds no tables`, 'not-found');
+  if (read < header.length || header.toString('latin1', 0, 16) !== 'SQLite format 3\u0000') {
+    throw new MemoryStoreError(`no memory store at "${path}": the file is not a SQLite database`, 'not-found');
+  }
+  const version = header.readUInt32BE(60);
+  if (version !== LAYOUT) throw new MemoryStoreError(`"${path}" is not a parapet memory store of this version (layout ${version}, expected ${LAYOUT})`, 'layout-mismatch');
 }
 
 /**

@@ -18,7 +18,7 @@ function assert(cond, message) {
   if (!cond) throw new Error(message);
 }
 
-/** Run every check; `m` holds the package's modules: { core, tlog, vmg, ipi, skills }. */
+/** Run every check; `m` holds the package's modules: { core, tlog, vmg, ipi, skills }; `options.init` is passed to `init`. */
 export async function runChecks(m, options = {}) {
   const results = [];
   const check = async (name, fn) => {
@@ -34,8 +34,10 @@ export async function runChecks(m, options = {}) {
   const { core, tlog, vmg, ipi, skills } = m;
 
   await check('init', async () => {
-    await core.init(options.wasm);
-    await tlog.init(options.wasm);
+    await core.init(options.init);
+    for (const [name, mod] of Object.entries({ tlog, vmg, ipi, skills })) {
+      assert(mod.init === core.init && mod.initSync === core.initSync, `${name} exports the one init and initSync`);
+    }
   });
   await check('sha256 vectors', () => {
     const v = [
@@ -95,7 +97,6 @@ export async function runChecks(m, options = {}) {
     return `assess ${risk.latencyMs.toFixed(2)} ms`;
   });
   await check('skill signature (in-memory bundle)', async () => {
-    await skills.init(options.wasm);
     const key = skills.generateSkillKey();
     const bundle = { files: new Map([['SKILL.md', enc.encode('---\nname: demo\ndescription: d\nversion: 1.0.0\n---\nbody\n')], ['run.sh', enc.encode('echo hi\n')]]) };
     const signed = skills.signSkill(bundle, key.secretKey);
@@ -103,6 +104,10 @@ export async function runChecks(m, options = {}) {
     assert(skills.verifySkillSignature(signed, { trustRoot }).status === 'verified', 'verified');
     const tampered = { files: new Map(signed.files).set('run.sh', enc.encode('rm -rf /\n')) };
     assert(skills.verifySkillSignature(tampered, { trustRoot }).status === 'digest-mismatch', 'tampered');
+    // SSHSIG hashes with SHA-512 outside Ed25519: whatever source init chose must serve it too.
+    const ssh = skills.signSkill(bundle, key.secretKey, { carrier: 'sshsig' });
+    const sshResult = skills.verifySkillSignature(ssh, { trustRoot });
+    assert(sshResult.status === 'verified', `SSHSIG verified (${sshResult.status})`);
   });
   if (options.ort) {
     await check('injection classifier through onnxruntime-web (ONNX path)', async () => {

@@ -1,15 +1,16 @@
 // Runner for workerd (Cloudflare's runtime), which forbids compiling wasm
-// from bytes: core.wasm arrives as a precompiled module through the
-// runtime's module loader, and Ed25519's SHA-512 is supplied synchronously
-// (@noble/hashes) instead of hash-wasm's wasm. Bundled by the test, with
-// ./core.wasm left as an import for workerd to resolve.
-import wasm from './core.wasm';
+// from bytes. The package is imported by name, as an application would, so
+// the `workerd` export conditions pick each subpath's edge entry: its `init`
+// loads core.wasm as a precompiled module through the runtime's module loader,
+// and Ed25519's SHA-512 is supplied synchronously (@noble/hashes) instead of
+// hash-wasm's wasm. Bundled by the test, with core.wasm left as an import for
+// workerd to resolve.
 import { sha512 } from '@noble/hashes/sha2.js';
-import * as core from '../../dist/edge.js';
-import * as tlog from '../../dist/tlog.js';
-import * as vmg from '../../dist/vmg.js';
-import * as ipi from '../../dist/ipi.js';
-import * as skills from '../../dist/skills.js';
+import * as core from 'parapet';
+import * as tlog from 'parapet/tlog';
+import * as vmg from 'parapet/vmg';
+import * as ipi from 'parapet/ipi';
+import * as skills from 'parapet/skills';
 import { runChecks } from './checks.mjs';
 
 export default {
@@ -21,8 +22,7 @@ export default {
       log(...args);
     };
     try {
-      await tlog.initEd25519(sha512);
-      await runChecks({ core, tlog, vmg, ipi, skills }, { wasm });
+      await runChecks({ core, tlog, vmg, ipi, skills }, { init: { sha512 } });
     } finally {
       console.log = log;
     }

@@ -27,6 +27,24 @@ export interface MinisignSignature {
 
 const isBytes = (v: unknown): v is Uint8Array => v instanceof Uint8Array;
 
+/**
+ * The trusted-comment field in which parapet's minisign signatures carry the
+ * signer's raw public key (base64), tab-separated like minisign's own fields.
+ */
+export const MINISIGN_KEY_FIELD = 'parapet-key:';
+
+/** The public key a trusted comment names in its `parapet-key:` field; undefined unless exactly one well-formed field. */
+export function commentPublicKey(trustedComment: string): Uint8Array | undefined {
+  const fields = trustedComment.split('\t').filter((f) => f.startsWith(MINISIGN_KEY_FIELD));
+  if (fields.length !== 1) return undefined;
+  try {
+    const key = fromBase64(fields[0]!.slice(MINISIGN_KEY_FIELD.length));
+    return key.length === 32 ? key : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Parse a public key: the bare base64 line or a whole .pub file. Undefined if it is not one. */
 export function parseMinisignPublicKey(text: string): MinisignKey | undefined {
   if (typeof text !== 'string') return undefined;
