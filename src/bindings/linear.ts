@@ -1,10 +1,9 @@
 import { assertFinite, describe, ParapetRangeError, ParapetStateError, ParapetTypeError } from './errors.js';
-import { getCore, heapF32, heapU32, heapU8 } from './instance.js';
+import { coreConstants, getCore, heapF32, heapU32, heapU8 } from './instance.js';
 import { OwnedBlock } from './owned.js';
 import { readingIds, stageReading } from './reading.js';
 import { featureSettings, featurizeInPlace, stageRanges, type FeaturizeOptions } from './text.js';
 
-const MODE_TEXT = 0;
 
 /**
  * A linear model over `featurize` ids, scored in the core without copying
@@ -48,7 +47,7 @@ export class LinearModel {
     if (!this.#weights || !this.#counts) throw new ParapetStateError('LinearModel was destroyed', 'destroyed');
     const s = stageRanges(text, ranges, this.features);
     const logit = getCore().maxLogitRanges(s.text, s.table, s.pairs, s.mode, s.buckets, s.nMin, s.nMax, s.out, s.cap, this.#counts.ptr, this.#weights.ptr, this.bias);
-    if (Number.isNaN(logit)) throw new Error('parapet: featurize bound below the core\'s; bindings and core.wasm disagree');
+    if (Number.isNaN(logit)) throw new ParapetStateError('parapet: featurize bound below the core\'s; bindings and core.wasm disagree', 'core-mismatch');
     return logit;
   }
 
@@ -72,8 +71,8 @@ export class LinearModel {
     const { buckets, nMin, nMax, capacityFor } = featureSettings(this.features);
     const cap = capacityFor(s.length);
     const ids = readingIds(4 * cap + 16);
-    const logit = getCore().maxLogitRanges(s.text, s.ranges, count, MODE_TEXT, buckets, nMin, nMax, ids, cap, this.#counts.ptr, this.#weights.ptr, this.bias);
-    if (Number.isNaN(logit)) throw new Error('parapet: featurize bound below the core\'s; bindings and core.wasm disagree');
+    const logit = getCore().maxLogitRanges(s.text, s.ranges, count, coreConstants().modeText, buckets, nMin, nMax, ids, cap, this.#counts.ptr, this.#weights.ptr, this.bias);
+    if (Number.isNaN(logit)) throw new ParapetStateError('parapet: featurize bound below the core\'s; bindings and core.wasm disagree', 'core-mismatch');
     return logit;
   }
 

@@ -1,4 +1,4 @@
-import { ParapetRangeError } from './errors.js';
+import { ParapetRangeError, ParapetStateError } from './errors.js';
 import { getArena, getCore, heapU32, heapU8, scratch } from './instance.js';
 import { normalizeText } from './text.js';
 
@@ -92,11 +92,11 @@ export function stageReading(text: string, withRanges: boolean): StagedReading {
   const cap = core.readingCapacity(written) >>> 0;
   const region = regionBlock.at(cap);
   const status = core.reading(ptr, written, region, cap) >>> 0;
-  if (status !== 0) throw new Error(`parapet: reading failed (${status}, capacity ${cap}); bindings and core.wasm disagree`);
+  if (status !== 0) throw new ParapetStateError(`parapet: reading failed (${status}, capacity ${cap}); bindings and core.wasm disagree`, 'core-mismatch');
   let rangeCount = 0;
   if (withRanges) {
     rangeCount = core.readingRanges(region) >>> 0;
-    if (rangeCount === 0xffffffff) throw new Error('parapet: reading ranges overflowed their bound; bindings and core.wasm disagree');
+    if (rangeCount === 0xffffffff) throw new ParapetStateError('parapet: reading ranges overflowed their bound; bindings and core.wasm disagree', 'core-mismatch');
   }
   const h = heapU32().subarray(region >>> 2, (region >>> 2) + 16);
   return {

@@ -1,5 +1,5 @@
-import { assertBytes, assertInteger, describe, ParapetRangeError, ParapetTypeError } from './errors.js';
-import { getCore, heapU32, heapU8, scratch } from './instance.js';
+import { assertBytes, assertInteger, describe, ParapetRangeError, ParapetStateError, ParapetTypeError } from './errors.js';
+import { coreConstants, getCore, heapU32, heapU8, scratch } from './instance.js';
 
 // Characters that render as nothing or reorder text: attackers use them to
 // split trigger words ("ig\u200Bnore") or hide instructions (Trojan Source,
@@ -38,12 +38,9 @@ export interface FeaturizeOptions {
   readonly normalize?: boolean;
 }
 
-const MODE_TEXT = 0;
-const MODE_JSON = 1;
-/** The core decides by the first byte that is not whitespace, as resolveMode does (assembly/tokenizer.ts). */
-const MODE_AUTO = 2;
-
+/** The core's number for a mode (read from its exports: assembly/tokenizer.ts). 'auto' is decided here, by the first byte that is not whitespace. */
 function resolveMode(mode: TokenizeMode, text: string | Uint8Array): number {
+  const { modeText: MODE_TEXT, modeJson: MODE_JSON } = coreConstants();
   if (mode === 'text') return MODE_TEXT;
   if (mode === 'json') return MODE_JSON;
   if (mode !== 'auto') throw new ParapetRangeError(`"mode" must be 'text', 'json' or 'auto', got ${String(mode)}`, 'invalid-value');
@@ -184,7 +181,7 @@ export function stageRanges(text: string, ranges: readonly number[], options: Fe
   for (let i = 0; i < ranges.length; i++) u32[(table >>> 2) + 2 + i] = bytes[i]!;
   return {
     text: ptr, table, pairs, out, cap: capacityFor(len),
-    mode: mode === 'auto' ? MODE_AUTO : resolveMode(mode, text),
+    mode: mode === 'auto' ? coreConstants().modeAuto : resolveMode(mode, text),
     buckets, nMin, nMax,
   };
 }
@@ -204,7 +201,7 @@ export function featureSettings(options: FeaturizeOptions): { buckets: number; n
 
 function runFeaturize(ptr: number, len: number, mode: number, buckets: number, nMin: number, nMax: number, out: number, cap: number): number {
   const count = getCore().featurize(ptr, len, mode, buckets >>> 0, nMin, nMax, out, cap) >>> 0;
-  if (count > cap) throw new Error(`parapet: featurize bound ${cap} below the core's ${count}; bindings and core.wasm disagree`);
+  if (count > cap) throw new ParapetStateError(`parapet: featurize bound ${cap} below the core's ${count}; bindings and core.wasm disagree`, 'core-mismatch');
   return count;
 }
 
@@ -241,13 +238,13 @@ function utf8Offsets(text: string, offsets: readonly number[]): number[] {
  * hash over the words it has. k is in 1..32.
  */
 export function shingles(text: string | Uint8Array, k: number, options: { mode?: TokenizeMode; normalize?: boolean } = {}): Uint32Array {
-  assertInteger(k, 'k', 1, 32);
+  assertInteger(k, 'k', 1, coreConstants().maxShingleK);
   const mode = resolveMode(options.mode ?? 'auto', text);
   const capacityFor = (len: number) => 2 * len + 8 + (len >>> 2) + 4;
   const [ptr, len] = stage(text, options.normalize ?? true, (len) => 4 * capacityFor(len) + 16);
   const out = (ptr + len + 15) & ~15;
   const cap = capacityFor(len);
   const count = getCore().shingles(ptr, len, mode, k, out, cap) >>> 0;
-  if (count > cap) throw new Error(`parapet: shingles bound ${cap} below the core's ${count}; bindings and core.wasm disagree`);
+  if (count > cap) throw new ParapetStateError(`parapet: shingles bound ${cap} below the core's ${count}; bindings and core.wasm disagree`, 'core-mismatch');
   return heapU32().slice(out >>> 2, (out >>> 2) + count);
 }

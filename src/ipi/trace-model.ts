@@ -1,3 +1,4 @@
+import { ParapetRangeError } from '../bindings/errors.js';
 import { calibrate, type Anchors } from './calibration.js';
 import { TRACE_MODEL } from './trace-model.generated.js';
 
@@ -50,7 +51,7 @@ export class TraceModel implements TraceScorer {
 
   constructor(model: TraceModelFile = TRACE_MODEL) {
     if (model.features.length !== TRACE_FEATURES.length || model.features.some((f, i) => f !== TRACE_FEATURES[i])) {
-      throw new Error(`parapet: the trace model expects features ${model.features.join(', ')}, this build computes ${TRACE_FEATURES.join(', ')}`);
+      throw new ParapetRangeError(`the trace model expects features ${model.features.join(', ')}, this build computes ${TRACE_FEATURES.join(', ')}`, 'invalid-value');
     }
     this.#m = model;
   }
