@@ -33,11 +33,14 @@ export function loadTexts({ synthetic = true } = {}) {
 /**
  * Sample weights: each (source, label) group gets a total weight proportional to
  * the square root of its size, and the two classes weigh the same. One large
- * family (13k template-heavy rows) must not set the boundary for the rest.
+ * family (13k template-heavy rows) must not set the boundary for the rest. The
+ * generator's rows are grouped by family (canonical attacks, languages, plain
+ * requests, …; bank records, code, trivia, …): each is a source of its own kind.
  */
 export function weigh(rows) {
+  const groupOf = (r) => `${r.source === 'synthetic' ? `synthetic/${r.family.split('/')[2]}` : r.source}|${r.label}`;
   const groups = new Map();
-  for (const r of rows) groups.set(`${r.source}|${r.label}`, (groups.get(`${r.source}|${r.label}`) ?? 0) + 1);
+  for (const r of rows) groups.set(groupOf(r), (groups.get(groupOf(r)) ?? 0) + 1);
   let pos = 0;
   let neg = 0;
   for (const [k, n] of groups) {
@@ -45,7 +48,7 @@ export function weigh(rows) {
     else neg += Math.sqrt(n);
   }
   return rows.map((r) => {
-    const n = groups.get(`${r.source}|${r.label}`);
+    const n = groups.get(groupOf(r));
     return ((Math.sqrt(n) / n) / (r.label ? pos : neg)) * (rows.length / 2);
   });
 }

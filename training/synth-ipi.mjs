@@ -6,7 +6,7 @@
 //
 //   node training/synth-ipi.mjs [COUNT] > synth.jsonl   (training imports generate())
 import { CARRIERS, POSITIONS } from './carriers.mjs';
-import { framedAttack, multilingualAttack, OBFUSCATIONS, params, plainRequest, REPLY_HIJACKS, rolePlay } from './synth/attacks.mjs';
+import { canonicalAttack, framedAttack, multilingualAttack, OBFUSCATIONS, params, plainRequest, REPLY_HIJACKS, rolePlay } from './synth/attacks.mjs';
 import { benignText } from './synth/benign.mjs';
 import { pick, rng } from './synth/random.mjs';
 
@@ -28,7 +28,11 @@ function embed(r, text, { bare }) {
 function attack(r) {
   const p = params(r);
   const roll = r();
-  if (roll < 0.3) return { family: 'framed', text: framedAttack(r, p), bare: 0.35 };
+  if (roll < 0.2) {
+    const c = canonicalAttack(r, p);
+    return { family: `canonical/${c.family}`, text: c.text, bare: 0.5 };
+  }
+  if (roll < 0.35) return { family: 'framed', text: framedAttack(r, p), bare: 0.35 };
   if (roll < 0.5) {
     const { text, lang } = multilingualAttack(r, p);
     return { family: `language/${lang}`, text, bare: 0.35 };
@@ -39,7 +43,7 @@ function attack(r) {
 }
 
 /** `count` rows `{ text, label, source: 'synthetic', family, origins }`, half attacks, half benign. */
-export function generate(count = 8000, seed = 20261201) {
+export function generate(count = 12000, seed = 20261201) {
   const r = rng(seed);
   const out = [];
   for (let i = 0; i < count; i++) {

@@ -62,13 +62,24 @@ function scoreAll(model, rows) {
 }
 
 /**
- * Logits at the level false-positive rates of the benign pool: every source with
- * at least 50 benign texts, each weighted the same (so the 2,000 how-to pages do
- * not outvote the 339 trigger-word queries), scored by models that did not see it.
+ * Sources whose benign texts are requests a user types to an assistant, not tool
+ * output (their data card says so: benign as a user turn, where the same words in a
+ * tool result could well be an injection). The detector reads tool output, so they
+ * do not set its levels; their flag rates at each level are reported all the same.
+ */
+export const USER_TURN_SOURCES = ['notinject', 'wildguard'];
+
+/**
+ * Logits at the level false-positive rates of the benign pool: every tool-output
+ * source with at least 50 benign texts, each weighted the same (so the 2,000
+ * how-to pages do not outvote the 208 BIPIA contexts), scored by models that did
+ * not see it (leave-one-source-out): a false-positive rate on benign text of a
+ * kind the model has not seen.
  */
 export function anchorsFrom(negatives) {
   const bySource = new Map();
   for (const { source, logit } of negatives) {
+    if (USER_TURN_SOURCES.includes(source)) continue;
     if (!bySource.has(source)) bySource.set(source, []);
     bySource.get(source).push(logit);
   }

@@ -22,7 +22,7 @@ export interface SessionContext {
  * the last MAX_SOURCES is no longer traced to it), the hashes of trusted text and
  * the word counts behind surprise (new words are no longer counted once full).
  */
-export const SESSION_LIMITS = Object.freeze({ sources: 2048, trustedHashes: 32_768, words: 32_768, argumentValues: 64, entitiesPerValue: 16 });
+export const SESSION_LIMITS = Object.freeze({ sources: 1024, trustedHashes: 32_768, words: 32_768, argumentValues: 64, entitiesPerValue: 16 });
 
 const SIGNALS: SignalName[] = ['content', 'provenance', 'surprise', 'entropy', 'hiddenState'];
 const MAX_K = 3;

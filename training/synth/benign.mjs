@@ -141,6 +141,15 @@ const MULTI_BENIGN = {
   fi: ['Lähetä asiakirjat perjantaihin mennessä.', 'Kokous alkaa kello kymmenen salissa kaksi.', 'Tilauksesi saapuu huomenna.'],
 };
 
+// Benign counterparts of the exfiltration shape: a request naming an address, for
+// ordinary things, to the people they are for.
+const ERRANDS = ['send your feedback to {a}', 'forward this invitation to anyone on your team', 'email the signed form to {a}', 'send the slides to {a} before Friday', 'share the agenda with {a}', 'reply to {a} with your availability', 'send questions about the invoice to {a}', 'forward the delivery notice to {a} if you will be away', 'send your receipts to {a} within 30 days', 'contact {a} to change your booking'];
+const OWN = ['feedback@company.example', 'hr@northwind.example', 'billing@stadtwerke.example', 'team-lead@example.org', 'support@shop.example.com', 'bookings@hotel-alpina.example'];
+function errand(r) {
+  return cap(`${pick(r, ['Please ', 'Kindly ', 'Reminder: please ', ''])}${pick(r, ERRANDS).replace('{a}', pick(r, OWN))}.`);
+}
+const cap = (t) => t.charAt(0).toUpperCase() + t.slice(1);
+
 /** A benign text of a kind picked at random; `kind` says which. */
 export function benignText(r) {
   const roll = r();
@@ -150,7 +159,8 @@ export function benignText(r) {
   if (roll < 0.42) return { kind: 'terms', text: pick(r, TERMS) };
   if (roll < 0.52) return { kind: 'quoting', text: pick(r, QUOTING)(pick(r, QUOTED)) };
   if (roll < 0.66) return { kind: 'howto', text: [pick(r, HOWTO), pick(r, HOWTO)].join(' ') };
-  if (roll < 0.8) return { kind: 'request', text: pick(r, REQUESTS) };
+  if (roll < 0.74) return { kind: 'request', text: pick(r, REQUESTS) };
+  if (roll < 0.8) return { kind: 'errand', text: errand(r) };
   const lang = pick(r, Object.keys(MULTI_BENIGN));
   return { kind: `language/${lang}`, text: MULTI_BENIGN[lang].join(' ') };
 }
