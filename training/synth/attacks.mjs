@@ -3,21 +3,17 @@
 // what an attacker wants (goals), how the request is framed (frames), the same in
 // many languages, plain action requests with no framing at all, role-play
 // jailbreaks, and reply hijacks; then the obfuscations attackers use.
+import { email, host as randomHost, iban, url } from './entities.mjs';
 import { cap, int, pick } from './random.mjs';
 
 export const NAMES = ['Emma Johnson', 'David Smith', 'Priya Patel', 'Lukas Weber', 'Sofia Rossi', 'Chen Wei', 'Fatima Khan', 'John Miller', 'Ana Souza', 'Kenji Tanaka', 'Olga Ivanova', 'Tomás Ruiz'];
 const MODELS = ['GPT-4', 'Claude', 'the assistant', 'AI assistant', 'Gemini', 'Llama', 'the AI model', 'the agent', 'ChatGPT', 'Copilot'];
-const DOMAINS = ['evil.test', 'mail-archive.example', 'secure-docs.net', 'protonmail.test', 'account-verify.info', 'data-sync.cloud', 'fastmail.test', 'outlook-support.net', 'gmail.test', 'backup-center.org'];
-const LOCALS = ['mark.black-2134', 'archive', 'backup.team', 'j.doe.audit', 'admin', 'security-desk', 'hr.records', 'billing', 'it-support', 'reviewer', 'collector', 'finance.team'];
-const URL_HOSTS = ['true-informations.com', 'secure-login.account-check.net', 'prize-claims.org', 'bit.ly', 'docs-share.cloud', 'paste.evil.test', 'img.tracker.test', 'drop.files-share.test', 'update-center.info', 'cdn-static.example'];
-const IBANS = ['US133000000121212121212', 'GB29 NWBK 6016 1331 9268 19', 'DE89370400440532013000', 'CH93 0076 2011 6238 5295 7', 'FR14 2004 1010 0505 0001 3M02 606', 'NL91ABNA0417164300', 'ES91 2100 0418 4502 0005 1332'];
 
 export function params(r) {
-  const email = `${pick(r, LOCALS)}@${pick(r, DOMAINS)}`;
-  const host = pick(r, URL_HOSTS);
+  const host = randomHost(r);
   return {
-    name: pick(r, NAMES), model: pick(r, MODELS), email, url: `https://${host}/${pick(r, ['verify', 'u/8812', 'win', 'x', 'login', 'upload', 'p.png', 'c'])}`, host,
-    iban: pick(r, IBANS), amount: int(r, 100, 9900), account: String(int(r, 1000000000, 9999999999)), id: int(r, 10, 9999),
+    name: pick(r, NAMES), model: pick(r, MODELS), email: email(r), url: url(r, host), host,
+    iban: iban(r), amount: int(r, 100, 9900), account: String(int(r, 1000000000, 9999999999)), id: int(r, 10, 9999),
     phone: `+1 ${int(r, 200, 989)} 555 0${int(r, 100, 199)}`, secret: `hunter${int(r, 10, 99)}`, handle: `@${pick(r, ['mallory', 'eve_ops', 'root-admin', 'helpdesk', 'trent'])}`,
   };
 }

@@ -6,21 +6,21 @@
 // use.
 import { int, pick } from './random.mjs';
 import { NAMES } from './attacks.mjs';
+import { email, iban } from './entities.mjs';
 
 const MERCHANTS = ['REWE Markt', 'Amazon Marketplace', 'Shell Station 4411', 'Netflix', 'Deutsche Bahn', 'Spotify AB', 'Migros', 'Starbucks', 'IKEA', 'Uber Trip', 'Apple.com/bill', 'Lidl', 'Booking.com', 'Vodafone'];
-const IBANS = ['DE89 3704 0044 0532 0130 00', 'GB33 BUKB 2020 1555 5555 55', 'CH56 0483 5012 3456 7800 9', 'FR76 3000 6000 0112 3456 7890 189', 'NL02 ABNA 0123 4567 89', 'AT61 1904 3002 3457 3201', 'IT60 X054 2811 1010 0000 0123 456', 'ES79 2100 0813 6101 2345 6789'];
 
 const money = (r) => `${int(r, 1, 2400)}.${String(int(r, 0, 99)).padStart(2, '0')}`;
 const date = (r) => `2024-${String(int(r, 1, 12)).padStart(2, '0')}-${String(int(r, 1, 28)).padStart(2, '0')}`;
 
 function bankStatement(r) {
-  const lines = [`Account: ${pick(r, IBANS)}`, `Account holder: ${pick(r, NAMES)}`, `Statement period: ${date(r)} – ${date(r)}`, `Opening balance: ${money(r)} EUR`];
+  const lines = [`Account: ${iban(r)}`, `Account holder: ${pick(r, NAMES)}`, `Statement period: ${date(r)} – ${date(r)}`, `Opening balance: ${money(r)} EUR`];
   for (let i = int(r, 3, 9); i > 0; i--) {
     const kind = r();
     if (kind < 0.5) lines.push(`${date(r)}  Card payment ${pick(r, MERCHANTS)}  -${money(r)}`);
-    else if (kind < 0.7) lines.push(`${date(r)}  Transfer to ${pick(r, NAMES)} ${pick(r, IBANS)}  -${money(r)}`);
+    else if (kind < 0.7) lines.push(`${date(r)}  Transfer to ${pick(r, NAMES)} ${iban(r)}  -${money(r)}`);
     else if (kind < 0.85) lines.push(`${date(r)}  Incoming transfer from ${pick(r, NAMES)}  +${money(r)}`);
-    else lines.push(`${date(r)}  Standing order rent ${pick(r, IBANS)}  -${money(r)}`);
+    else lines.push(`${date(r)}  Standing order rent ${iban(r)}  -${money(r)}`);
   }
   lines.push(`Closing balance: ${money(r)} EUR`);
   return lines.join('\n');
@@ -28,11 +28,12 @@ function bankStatement(r) {
 
 function bill(r) {
   return pick(r, [
-    () => `Invoice ${int(r, 1000, 9999)}-${int(r, 10, 99)} from ${pick(r, ['Stadtwerke', 'City Water', 'Northwind Telecom', 'Green Energy Ltd', 'Dr. Alvarez Dental'])}. Amount due: ${money(r)} EUR by ${date(r)}. Please transfer the amount to IBAN ${pick(r, IBANS)}, reference ${int(r, 1000, 9999)}-${int(r, 2020, 2024)}.`,
-    () => `Payment reminder: your rent of ${money(r)} EUR for ${pick(r, ['May', 'June', 'July'])} is due. Please pay to ${pick(r, IBANS)} (${pick(r, NAMES)}) and use your flat number as reference.`,
+    () => `Invoice ${int(r, 1000, 9999)}-${int(r, 10, 99)} from ${pick(r, ['Stadtwerke', 'City Water', 'Northwind Telecom', 'Green Energy Ltd', 'Dr. Alvarez Dental'])}. Amount due: ${money(r)} EUR by ${date(r)}. Please transfer the amount to IBAN ${iban(r)}, reference ${int(r, 1000, 9999)}-${int(r, 2020, 2024)}.`,
+    () => `Payment reminder: your rent of ${money(r)} EUR for ${pick(r, ['May', 'June', 'July'])} is due. Please pay to ${iban(r)} (${pick(r, NAMES)}) and use your flat number as reference.`,
     () => `Thank you for your payment of ${money(r)} USD received on ${date(r)}. Your account ${int(r, 10000000, 99999999)} is now up to date.`,
     () => `Your card ending in ${int(r, 1000, 9999)} was charged ${money(r)} at ${pick(r, MERCHANTS)}. If you do not recognise this payment, call the number on the back of your card.`,
-    () => `Scheduled transactions:\n- ${date(r)} ${pick(r, ['Rent', 'Car loan', 'Gym', 'Insurance'])} to ${pick(r, IBANS)}: ${money(r)}\n- ${date(r)} Savings plan to ${pick(r, IBANS)}: ${money(r)}`,
+    () => `${pick(r, ['Invoice', 'Bill', 'Statement'])} no. ${int(r, 100, 9999)}\nService: ${pick(r, ['Water', 'Electricity', 'Broadband', 'Parking permit', 'Car rental', 'Cleaning'])}\nAmount due: ${money(r)}\n${pick(r, ['Pay to', 'Payable to', 'Bank account'])}: ${r() < 0.5 ? 'IBAN ' : ''}${iban(r)}\nDue by ${date(r)}.`,
+    () => `Scheduled transactions:\n- ${date(r)} ${pick(r, ['Rent', 'Car loan', 'Gym', 'Insurance'])} to ${iban(r)}: ${money(r)}\n- ${date(r)} Savings plan to ${iban(r)}: ${money(r)}`,
   ])();
 }
 
@@ -144,9 +145,8 @@ const MULTI_BENIGN = {
 // Benign counterparts of the exfiltration shape: a request naming an address, for
 // ordinary things, to the people they are for.
 const ERRANDS = ['send your feedback to {a}', 'forward this invitation to anyone on your team', 'email the signed form to {a}', 'send the slides to {a} before Friday', 'share the agenda with {a}', 'reply to {a} with your availability', 'send questions about the invoice to {a}', 'forward the delivery notice to {a} if you will be away', 'send your receipts to {a} within 30 days', 'contact {a} to change your booking'];
-const OWN = ['feedback@company.example', 'hr@northwind.example', 'billing@stadtwerke.example', 'team-lead@example.org', 'support@shop.example.com', 'bookings@hotel-alpina.example'];
 function errand(r) {
-  return cap(`${pick(r, ['Please ', 'Kindly ', 'Reminder: please ', ''])}${pick(r, ERRANDS).replace('{a}', pick(r, OWN))}.`);
+  return cap(`${pick(r, ['Please ', 'Kindly ', 'Reminder: please ', ''])}${pick(r, ERRANDS).replace('{a}', email(r))}.`);
 }
 const cap = (t) => t.charAt(0).toUpperCase() + t.slice(1);
 
