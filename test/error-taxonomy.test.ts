@@ -9,6 +9,7 @@ import * as core from '../src/index.js';
 import * as tlog from '../src/tlog/index.js';
 import * as skills from '../src/skills/index.js';
 import * as hooks from '../src/hooks/index.js';
+import * as ipi from '../src/ipi/index.js';
 import { canonicalJson, canonicalJsonBytes } from '../src/canonical/jcs.js';
 import { ParapetError } from '../src/bindings/errors.js';
 
@@ -61,10 +62,9 @@ function methodsOf(instance: object): string[] {
 beforeAll(() => skills.init());
 
 describe('every thrown error is a ParapetError', () => {
-  const modules = { core, tlog, skills, hooks, canonical: { canonicalJson, canonicalJsonBytes } };
+  const modules = { core, tlog, skills, hooks, ipi, canonical: { canonicalJson, canonicalJsonBytes } };
   // Functions that run callers' code or reach the network take their arguments on trust of type only.
-  // The text features and the linear model (bindings/text.ts, linear.ts) belong to the detector's rewrite and are checked there.
-  const skip = new Set(['init', 'initSync', 'initEd25519', 'resolvePublishers', 'featurize', 'featurizeInto', 'shingles', 'normalizeText', 'LinearModel']);
+  const skip = new Set(['init', 'initSync', 'initEd25519', 'resolvePublishers', 'guardTool']);
   for (const [where, mod] of Object.entries(modules)) {
     for (const [name, value] of Object.entries(mod)) {
       if (typeof value !== 'function' || skip.has(name)) continue;
@@ -100,6 +100,9 @@ describe('every thrown error is a ParapetError', () => {
     RunningStats: () => new core.RunningStats(2),
     DiagonalGaussian: () => new core.DiagonalGaussian(2),
     Sha256Hasher: () => core.sha256.create(),
+    LinearModel: () => new core.LinearModel(new Float32Array(16), 0),
+    IpiDetector: () => new ipi.IpiDetector({ mode: 'warn', env: {} }),
+    IpiSession: () => new ipi.IpiDetector({ mode: 'warn', env: {} }).session('s'),
   };
   for (const [name, make] of Object.entries(instances)) {
     it(`methods of ${name}`, () => {

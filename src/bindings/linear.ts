@@ -1,4 +1,4 @@
-import { assertFinite, describe, ParapetRangeError, ParapetStateError, ParapetTypeError } from './errors.js';
+import { assertFinite, assertOptions, describe, ParapetRangeError, ParapetStateError, ParapetTypeError } from './errors.js';
 import { coreConstants, getCore, heapF32, heapU32, heapU8 } from './instance.js';
 import { OwnedBlock } from './owned.js';
 import { readingIds, stageReading } from './reading.js';
@@ -21,6 +21,7 @@ export class LinearModel {
     if (!(weights instanceof Float32Array)) throw new ParapetTypeError(`"weights" must be a Float32Array, got ${describe(weights)}`);
     if (weights.length === 0 || weights.length > 2 ** 24) throw new ParapetRangeError(`"weights" must have 1 to 2^24 entries`, 'invalid-value');
     assertFinite(bias, 'bias');
+    assertOptions(features, 'features');
     for (let i = 0; i < weights.length; i++) if (!Number.isFinite(weights[i]!)) throw new ParapetRangeError(`"weights[${i}]" is not finite`, 'invalid-value');
     this.buckets = weights.length;
     this.bias = bias;

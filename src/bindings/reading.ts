@@ -1,4 +1,4 @@
-import { ParapetRangeError, ParapetStateError } from './errors.js';
+import { describe, ParapetRangeError, ParapetStateError, ParapetTypeError } from './errors.js';
 import { getArena, getCore, heapU32, heapU8, scratch } from './instance.js';
 import { normalizeText } from './text.js';
 
@@ -81,6 +81,7 @@ export interface StagedReading {
  * reads it in place).
  */
 export function stageReading(text: string, withRanges: boolean): StagedReading {
+  if (typeof text !== 'string') throw new ParapetTypeError(`"text" must be a string, got ${describe(text)}`);
   const normal = normalizeText(text);
   // UTF-8 takes at least a byte per UTF-16 unit: a longer string cannot fit.
   if (normal.length > MAX_READING_BYTES) throw tooLong(`${normal.length} or more`);

@@ -1,4 +1,4 @@
-import { assertBytes, assertInteger, describe, ParapetRangeError, ParapetStateError, ParapetTypeError } from './errors.js';
+import { assertBytes, assertInteger, assertOptions, describe, ParapetRangeError, ParapetStateError, ParapetTypeError } from './errors.js';
 import { coreConstants, getCore, heapU32, heapU8, scratch } from './instance.js';
 
 // Characters that render as nothing or reorder text: attackers use them to
@@ -103,6 +103,7 @@ export function featurizeInto(text: string | Uint8Array, target: Uint32Array, op
  * that uses scratch memory.
  */
 export function featurizeInPlace(text: string | Uint8Array, options: FeaturizeOptions = {}): { out: number; count: number; buckets: number } {
+  if (typeof text !== 'string') assertBytes(text, 'text');
   const { buckets, nMin, nMax, capacityFor } = featureSettings(options);
   const mode = resolveMode(options.mode ?? 'auto', text);
   const [ptr, len] = stage(text, options.normalize ?? true, (len) => 4 * capacityFor(len) + 16);
@@ -158,6 +159,7 @@ export interface StagedRanges {
  */
 export function stageRanges(text: string, ranges: readonly number[], options: FeaturizeOptions): StagedRanges {
   if (typeof text !== 'string') throw new ParapetTypeError(`"text" must be a string, got ${describe(text)}`);
+  if (!Array.isArray(ranges)) throw new ParapetTypeError(`"ranges" must be an array of offsets, got ${describe(ranges)}`);
   if (ranges.length % 2 !== 0) throw new ParapetRangeError(`"ranges" must hold [start, end) pairs, got ${ranges.length} numbers`, 'invalid-length');
   for (let i = 0; i < ranges.length; i++) {
     const at = ranges[i]!;
@@ -188,6 +190,7 @@ export function stageRanges(text: string, ranges: readonly number[], options: Fe
 
 /** Checked feature options and the id capacity a given input length needs. */
 export function featureSettings(options: FeaturizeOptions): { buckets: number; nMin: number; nMax: number; capacityFor: (len: number) => number } {
+  assertOptions(options);
   const buckets = options.buckets ?? 4096;
   const [nMin, nMax] = options.charNgrams ?? [3, 5];
   assertInteger(buckets, 'buckets', 1, 2 ** 31);

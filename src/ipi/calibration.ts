@@ -1,3 +1,5 @@
+import { describe, ParapetTypeError } from '../bindings/errors.js';
+import { assertAnchors } from './checks.js';
 import type { IpiLevel } from './types.js';
 
 /**
@@ -23,6 +25,8 @@ export interface Anchors {
  * anchor; above the high anchor it rises to 1 over the high–medium distance.
  */
 export function calibrate(logit: number, a: Anchors): number {
+  if (typeof logit !== 'number') throw new ParapetTypeError(`"logit" must be a number, got ${describe(logit)}`);
+  assertAnchors(a);
   if (Number.isNaN(logit)) return 1; // fail closed: an unscorable input is not a benign one
   const span = (from: number, to: number): number => Math.max(1e-6, to - from);
   if (logit >= a.high) return Math.min(1, LEVELS.high + (1 - LEVELS.high) * ((logit - a.high) / span(a.medium, a.high)));

@@ -1,9 +1,10 @@
 import { decodeBase64Unchecked } from '../bindings/encoding.js';
-import { ParapetRangeError, ParapetTypeError } from '../bindings/errors.js';
+import { assertOptions, ParapetTypeError } from '../bindings/errors.js';
 import { LinearModel } from '../bindings/linear.js';
 import { readText } from '../bindings/reading.js';
 import { featurize } from '../bindings/text.js';
 import { calibrate, type Anchors } from './calibration.js';
+import { assertAnchors } from './checks.js';
 import { MODEL_META, MODEL_WEIGHTS_BASE64 } from './model.generated.js';
 import { windowRanges } from './windows.js';
 
@@ -44,10 +45,11 @@ export class CoreClassifier implements ContentScorer {
   readonly #anchors: Anchors;
 
   constructor(options?: ContentModelOptions) {
+    if (options !== undefined) assertOptions(options);
     const weights = options?.weights ?? new Float32Array(decodeBase64Unchecked(MODEL_WEIGHTS_BASE64).slice().buffer);
     if (options && !(options.weights instanceof Float32Array)) throw new ParapetTypeError(`"weights" must be a Float32Array`);
     const anchors = options?.anchors ?? MODEL_META.anchors;
-    if (!(anchors.low < anchors.medium && anchors.medium < anchors.high)) throw new ParapetRangeError(`"anchors" must be increasing (low < medium < high)`, 'invalid-value');
+    assertAnchors(anchors);
     this.#weights = weights;
     this.#anchors = anchors;
     this.#model = new LinearModel(weights, options?.bias ?? MODEL_META.bias, { mode: 'text', charNgrams: [MODEL_META.charNgrams[0], MODEL_META.charNgrams[1]], normalize: false });

@@ -1,6 +1,7 @@
-import { assertInteger, ParapetError, ParapetRangeError, ParapetTypeError } from '../bindings/errors.js';
+import { assertInteger, assertOptions, describe, ParapetError, ParapetRangeError, ParapetTypeError } from '../bindings/errors.js';
 import { DiagonalGaussian, type DiagonalGaussianState } from '../bindings/stats.js';
 import { levelOf } from './calibration.js';
+import { assertObservation, assertToolCall } from './checks.js';
 import { CoreClassifier, type ContentScorer } from './classifier.js';
 import { IpiSession, type SessionContext, type SessionState } from './session.js';
 import { TraceModel, type TraceScorer } from './trace-model.js';
@@ -59,7 +60,9 @@ const processEnv = (): Readonly<Record<string, string | undefined>> =>
 export class IpiBlockedError extends ParapetError {
   declare readonly code: 'ipi-blocked';
   constructor(readonly risk: IpiRisk) {
-    super(`tool call blocked: ${risk.reasons.map((r) => r.message).join('; ') || `risk ${risk.level}`}`, 'ipi-blocked');
+    assertOptions(risk, 'risk');
+    const reasons = Array.isArray(risk.reasons) ? risk.reasons.map((r) => String((r as { message?: unknown })?.message ?? '')).filter(Boolean) : [];
+    super(`tool call blocked: ${reasons.join('; ') || `risk ${String(risk.level)}`}`, 'ipi-blocked');
   }
 }
 
@@ -76,8 +79,22 @@ export class IpiDetector {
   readonly #approvalTimeoutMs: number;
   readonly #idleMs: number;
   readonly #maxSessions: number;
+  /** What a session handle may do to its detector; not on the prototype, so not part of the API. */
+  readonly #hands: DetectorHands = {
+    mode: () => this.mode,
+    touch: (s) => this.#touch(s),
+    decide: (s, call) => this.#decide(s, call),
+    forget: (id) => this.#sessions.delete(id),
+  };
 
   constructor(options: IpiDetectorOptions = {}) {
+    assertOptions(options);
+    if (options.env !== undefined) assertOptions(options.env, 'env');
+    if (options.onApproval !== undefined && typeof options.onApproval !== 'function') throw new ParapetTypeError(`"onApproval" must be a function, got ${describe(options.onApproval)}`);
+    for (const k of ['classifier', 'traceModel', 'probe'] as const) {
+      const v = options[k] as { score?: unknown } | undefined;
+      if (v !== undefined && (typeof v !== 'object' || v === null || (k !== 'probe' && typeof v.score !== 'function'))) throw new ParapetTypeError(`"${k}" must be an object with a score method, got ${describe(v)}`);
+    }
     this.mode = resolveMode(options.mode, options.env ?? processEnv());
     const threshold = options.threshold ?? 2.5;
     if (typeof threshold !== 'number' || !(threshold > 0)) throw new ParapetRangeError(`"threshold" must be a positive number`, 'invalid-value');
@@ -124,22 +141,22 @@ export class IpiDetector {
     if (typeof id !== 'string' || id.length === 0) throw new ParapetTypeError(`"id" must be a non-empty string`);
     // Off must cost nothing, memory included: a host that opens a session per
     // request would otherwise grow this map without bound.
-    if (this.mode === 'off') return new DetectorSession(this, undefined, id);
+    if (this.mode === 'off') return new DetectorSession(this.#hands, undefined, id);
     let s = this.#sessions.get(id);
     if (!s || s.ended) {
       s = new IpiSession(id, this.#ctx);
       this.#hold(s);
     }
-    return new DetectorSession(this, s);
+    return new DetectorSession(this.#hands, s);
   }
 
   /** A session resumed from `DetectorSession.toJSON()` (in this process or another worker). Replaces a held session of the same id. */
   resume(state: SessionState): DetectorSession {
     const s = IpiSession.fromJSON(state, this.#ctx);
-    if (this.mode === 'off') return new DetectorSession(this, undefined, s.id);
+    if (this.mode === 'off') return new DetectorSession(this.#hands, undefined, s.id);
     this.#sessions.get(s.id)?.end();
     this.#hold(s);
-    return new DetectorSession(this, s);
+    return new DetectorSession(this.#hands, s);
   }
 
   /** Keep `s`, dropping idle sessions and, beyond `maxSessions`, the least recently used. */
@@ -156,15 +173,15 @@ export class IpiDetector {
     }
   }
 
-  /** @internal a session was used: it moves to the back of the eviction order. */
-  touch(s: IpiSession): void {
+  /** A session was used: it moves to the back of the eviction order. */
+  #touch(s: IpiSession): void {
     if (this.#sessions.get(s.id) === s) this.#hold(s);
   }
 
-  /** @internal the decision for one call in this detector's mode. */
-  async decide(session: IpiSession | undefined, call: ToolCall): Promise<IpiRisk> {
+  /** The decision for one call in this detector's mode. */
+  async #decide(session: IpiSession | undefined, call: ToolCall): Promise<IpiRisk> {
     if (this.mode === 'off' || session === undefined) return OFF;
-    this.touch(session);
+    this.#touch(session);
     const risk = session.evaluate(call, this.mode);
     if (this.mode !== 'hil' || !risk.flagged) return risk;
     const approved = await this.#approve(risk, call, session.id);
@@ -187,20 +204,24 @@ export class IpiDetector {
     }
   }
 
-  /** @internal */
-  forget(id: string): void {
-    this.#sessions.delete(id);
-  }
 }
 
 const OFF: IpiRisk = Object.freeze({ score: 0, level: 'none', flagged: false, zScores: {}, signals: {}, action: 'allow', reasons: [], latencyMs: 0 });
+
+interface DetectorHands {
+  mode(): IpiMode;
+  touch(s: IpiSession): void;
+  decide(s: IpiSession | undefined, call: ToolCall): Promise<IpiRisk>;
+  forget(id: string): void;
+}
 
 /** A session handle: observe what the agent sees, assess what it wants to do. */
 export class DetectorSession {
   readonly #id: string;
 
+  /** @internal made by `IpiDetector.session` and `resume` */
   constructor(
-    private readonly detector: IpiDetector,
+    private readonly detector: DetectorHands,
     /** Undefined in mode off, where nothing is kept. */
     private readonly inner: IpiSession | undefined,
     id?: string,
@@ -215,21 +236,29 @@ export class DetectorSession {
   }
 
   observe(observation: Observation): void {
-    if (this.detector.mode === 'off' || this.inner === undefined) return;
+    assertObservation(observation);
+    if (this.detector.mode() === 'off' || this.inner === undefined) return;
     this.detector.touch(this.inner);
     this.inner.observe(observation);
   }
 
   /** Assess a pending call; in hil mode a flagged call waits for approval. */
   assess(call: ToolCall): Promise<IpiRisk> {
+    try {
+      assertToolCall(call);
+    } catch (e) {
+      return Promise.reject(e);
+    }
     return this.detector.decide(this.inner, call);
   }
 
   /** The same assessment, synchronously and without the approval step (for measurement and dry runs). */
   evaluate(call: ToolCall): IpiRisk {
-    if (this.detector.mode === 'off' || this.inner === undefined) return OFF;
+    assertToolCall(call);
+    const mode = this.detector.mode();
+    if (mode === 'off' || this.inner === undefined) return OFF;
     this.detector.touch(this.inner);
-    return this.inner.evaluate(call, this.detector.mode);
+    return this.inner.evaluate(call, mode);
   }
 
   /** The session's state (versioned; hashes and statistics, never the text it saw), for `IpiDetector.resume` on any worker. */

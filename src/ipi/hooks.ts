@@ -1,5 +1,6 @@
 import type { HookRegistry } from '../hooks/registry.js';
-import { IpiBlockedError, type DetectorSession, type IpiDetector } from './detector.js';
+import { assertInteger, assertOptions, describe, ParapetTypeError } from '../bindings/errors.js';
+import { IpiBlockedError, IpiDetector, type DetectorSession } from './detector.js';
 import type { ToolCall } from './types.js';
 
 /** A tool result as the text the agent would read. */
@@ -23,6 +24,10 @@ export interface PostToolCallPayload {
  * session; session-end forgets it. Returns a function that unregisters all three.
  */
 export function registerIpiHook(registry: Pick<HookRegistry, 'register'>, detector: IpiDetector, options: { approvalTimeoutMs?: number } = {}): () => void {
+  if (typeof (registry as { register?: unknown } | null)?.register !== 'function') throw new ParapetTypeError(`"registry" must be a HookRegistry, got ${describe(registry)}`);
+  if (!(detector instanceof IpiDetector)) throw new ParapetTypeError(`"detector" must be an IpiDetector, got ${describe(detector)}`);
+  assertOptions(options);
+  if (options.approvalTimeoutMs !== undefined) assertInteger(options.approvalTimeoutMs, 'approvalTimeoutMs', 1, 2 ** 31 - 1);
   const offs = [
     registry.register<PreToolCallPayload>(
       'pre-tool-call',

@@ -170,11 +170,15 @@ export class IpiSession {
       const detail = name === 'provenance' ? (prov.value >= affinity.value ? prov.detail : affinity.detail) : undefined;
       signals[name] = { value, ...(z !== undefined ? { zScore: z } : {}), flagged: unusual, ...(detail ? { detail } : {}) };
     });
-    this.#baseline.pushVector(SIGNALS.map((n, slot) => values[n] ?? this.#baseline.mean(slot)));
-    this.#count(words);
-    this.#calls++;
     const level = levelOf(score);
     const flagged = level === 'medium' || level === 'high';
+    // A flagged call is not what this session does: it joins neither the baseline nor
+    // the counts behind surprise, or repeating an attack call would make it look usual.
+    if (!flagged) {
+      this.#baseline.pushVector(SIGNALS.map((n, slot) => values[n] ?? this.#baseline.mean(slot)));
+      this.#count(words);
+    }
+    this.#calls++;
     const reasons = flagged ? reasonsFor(trace.contributions?.(x) ?? x, x, { prov, affinity, content, sessionRisk }) : [];
     return {
       score, level, flagged, zScores, signals, reasons,
@@ -318,6 +322,8 @@ export class IpiSession {
   /** Mean surprise in bits per word under add-one smoothed counts of what the session has seen. */
   #surprise(words: Uint32Array): number {
     if (words.length === 0) return 0;
+    // Nothing seen yet: every word is new, as a word never seen is (1) once counts exist.
+    if (this.#total === 0) return 1;
     const vocab = this.#counts.size + 1;
     let bits = 0;
     for (const w of words) bits += -Math.log2(((this.#counts.get(w) ?? 0) + 1) / (this.#total + vocab));

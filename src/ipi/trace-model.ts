@@ -1,4 +1,5 @@
-import { ParapetRangeError } from '../bindings/errors.js';
+import { assertFinite, assertOptions, describe, ParapetRangeError, ParapetTypeError } from '../bindings/errors.js';
+import { assertAnchors } from './checks.js';
 import { calibrate, type Anchors } from './calibration.js';
 import { TRACE_MODEL } from './trace-model.generated.js';
 
@@ -45,11 +46,28 @@ export interface TraceScorer {
   contributions?(features: ArrayLike<number>): Float64Array;
 }
 
+/** A model file is data a host may load from anywhere: every field is checked before it is used. */
+function assertTraceModelFile(m: unknown): asserts m is TraceModelFile {
+  assertOptions(m, 'model');
+  const f = m as Record<string, unknown>;
+  if (!Array.isArray(f.features) || f.features.some((x) => typeof x !== 'string')) throw new ParapetTypeError(`"model.features" must be an array of names, got ${describe(f.features)}`);
+  assertFinite(f.bias, 'model.bias');
+  if (!Array.isArray(f.weights) || f.weights.length !== TRACE_FEATURES.length) throw new ParapetTypeError(`"model.weights" must be an array of ${TRACE_FEATURES.length} numbers`);
+  f.weights.forEach((w, i) => assertFinite(w, `model.weights[${i}]`));
+  if (!Array.isArray(f.pairs)) throw new ParapetTypeError(`"model.pairs" must be an array of [i, j, weight], got ${describe(f.pairs)}`);
+  f.pairs.forEach((p: unknown, k) => {
+    const ok = Array.isArray(p) && p.length === 3 && [p[0], p[1]].every((i) => Number.isInteger(i) && i >= 0 && i < TRACE_FEATURES.length) && Number.isFinite(p[2]);
+    if (!ok) throw new ParapetTypeError(`"model.pairs[${k}]" must be [i, j, weight] with feature indexes below ${TRACE_FEATURES.length}`);
+  });
+  assertAnchors(f.anchors, 'model.anchors');
+}
+
 /** Logistic regression over the features and their pairwise products. */
 export class TraceModel implements TraceScorer {
   readonly #m: TraceModelFile;
 
   constructor(model: TraceModelFile = TRACE_MODEL) {
+    assertTraceModelFile(model);
     if (model.features.length !== TRACE_FEATURES.length || model.features.some((f, i) => f !== TRACE_FEATURES[i])) {
       throw new ParapetRangeError(`the trace model expects features ${model.features.join(', ')}, this build computes ${TRACE_FEATURES.join(', ')}`, 'invalid-value');
     }

@@ -1,0 +1,42 @@
+// Argument checks for the detector's public surface. The detector runs inside an
+// agent's tool loop: a malformed call or observation is the host's bug and must
+// surface as a ParapetTypeError naming the field, never as a TypeError from deep
+// in the session (which a host cannot tell from a detector defect).
+import { assertFinite, assertOptions, describe, ParapetRangeError, ParapetTypeError } from '../bindings/errors.js';
+import type { Anchors } from './calibration.js';
+import type { Observation, ToolCall } from './types.js';
+
+const ROLES = new Set(['system', 'user', 'tool']);
+
+export function assertText(value: unknown, name: string): asserts value is string {
+  if (typeof value !== 'string') throw new ParapetTypeError(`"${name}" must be a string, got ${describe(value)}`);
+}
+
+export function assertToolCall(call: unknown): asserts call is ToolCall {
+  assertOptions(call, 'call');
+  const c = call as Record<string, unknown>;
+  if (typeof c.name !== 'string' || c.name.length === 0) throw new ParapetTypeError(`"call.name" must be a non-empty string, got ${describe(c.name)}`);
+  if (c.logprobs !== undefined && (!Array.isArray(c.logprobs) || c.logprobs.some((row) => !Array.isArray(row) || row.some((x) => typeof x !== 'number')))) {
+    throw new ParapetTypeError('"call.logprobs" must be an array of arrays of numbers');
+  }
+  if (c.hiddenState !== undefined && (typeof c.hiddenState !== 'object' || c.hiddenState === null || typeof (c.hiddenState as { length?: unknown }).length !== 'number')) {
+    throw new ParapetTypeError(`"call.hiddenState" must be an array of numbers, got ${describe(c.hiddenState)}`);
+  }
+}
+
+export function assertObservation(observation: unknown): asserts observation is Observation {
+  assertOptions(observation, 'observation');
+  const o = observation as Record<string, unknown>;
+  if (typeof o.role !== 'string' || !ROLES.has(o.role)) throw new ParapetTypeError(`"observation.role" must be 'system', 'user' or 'tool', got ${typeof o.role === 'string' ? `'${o.role}'` : describe(o.role)}`);
+  assertText(o.content, 'observation.content');
+  if (o.toolName !== undefined) assertText(o.toolName, 'observation.toolName');
+}
+
+export function assertAnchors(value: unknown, name = 'anchors'): asserts value is Anchors {
+  assertOptions(value, name);
+  const a = value as Record<string, unknown>;
+  for (const k of ['low', 'medium', 'high']) assertFinite(a[k], `${name}.${k}`);
+  if (!((a.low as number) < (a.medium as number) && (a.medium as number) < (a.high as number))) {
+    throw new ParapetRangeError(`"${name}" must be increasing (low < medium < high)`, 'invalid-value');
+  }
+}
