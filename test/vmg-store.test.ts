@@ -786,7 +786,7 @@ describe('MemoryBackend transactions', () => {
 
   it('IndexedDB: forget and endSession delete the value and retention records from the database, not only from the mirror', async () => {
     // What the page can check: the records are gone from IndexedDB. Whether the browser's own files
-    // (LevelDB, SQLite) still hold the bytes until it compacts them is beyond its reach (README).
+    // (LevelDB, SQLite) still hold the bytes until it compacts them is beyond its reach (docs/guide/memory-store.md).
     const name = `vmg-erase-${Date.now()}`;
     const backend = await IndexedDbBackend.open(name, { locks: null });
     const store = await VmgMemoryStore.open({ backend, agentId: 'a', sessionId: 's' });

@@ -66,7 +66,7 @@ async function operationsFailTyped(store: VmgMemoryStore, editedLog: boolean): P
   if (!before.ok && editedLog) expect(after.ok, `reported before the writes: ${[...before.problems.map((p) => p.code), ...before.entries.filter((r) => r.status === 'tampered').flatMap((r) => r.reasons)]}`).toBe(false);
 }
 
-/** Session retention lists are index data the log cannot check until the session's purge (README: what verify() checks). */
+/** Session retention lists are index data the log cannot check until the session's purge (docs/guide/memory-store.md: what verify() checks). */
 const uncheckable = (name: string) => name.startsWith('s\u0000');
 
 /** Every (level, index) of a tree of `leaves` leaves that holds a node. */

@@ -69,7 +69,7 @@ export class IpiBlockedError extends ParapetError {
 /**
  * Indirect prompt-injection detection as a pre-tool-call check. `inspect`
  * scores text; `session(id)` keeps what an agent has seen and assesses each
- * pending call against it (see README "Injection detection" for the signals).
+ * pending call against it (docs/guide/injection-detection.md describes the signals).
  */
 export class IpiDetector {
   readonly mode: IpiMode;
