@@ -14,6 +14,7 @@ export const UNIT_TESTS = [
   'test/init.test.ts',
   'test/init-options.test.ts',
   'test/ipi.test.ts',
+  'test/ipi-calibration.test.ts',
   'test/jcs.test.ts',
   'test/misuse.test.ts',
   'test/projects.test.ts',

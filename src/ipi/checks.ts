@@ -15,7 +15,8 @@ export function assertText(value: unknown, name: string): asserts value is strin
 export function assertToolCall(call: unknown): asserts call is ToolCall {
   assertOptions(call, 'call');
   const c = call as Record<string, unknown>;
-  if (typeof c.name !== 'string' || c.name.length === 0) throw new ParapetTypeError(`"call.name" must be a non-empty string, got ${describe(c.name)}`);
+  // Any string: the name is the model's output, which injected content can shape, so an odd one is assessed, not refused.
+  if (typeof c.name !== 'string') throw new ParapetTypeError(`"call.name" must be a string, got ${describe(c.name)}`);
   if (c.logprobs !== undefined && (!Array.isArray(c.logprobs) || c.logprobs.some((row) => !Array.isArray(row) || row.some((x) => typeof x !== 'number')))) {
     throw new ParapetTypeError('"call.logprobs" must be an array of arrays of numbers');
   }

@@ -9,9 +9,9 @@
  */
 export { init, initSync } from '../init.js';
 export { IpiDetector, DetectorSession, IpiBlockedError, type IpiDetectorOptions } from './detector.js';
-export { CoreClassifier, type ContentScorer, type ContentModelOptions } from './classifier.js';
+export { CoreClassifier, type ContentScorer, type ContentModelOptions, type Passage } from './classifier.js';
 export { LEVELS, calibrate, type Anchors } from './calibration.js';
-export { TraceModel, TRACE_FEATURES, type TraceScorer, type TraceFeature } from './trace-model.js';
+export { TraceModel, TRACE_FEATURES, type TraceScorer, type TraceFeature, type TraceModelFile } from './trace-model.js';
 export { SESSION_LIMITS, type SessionState } from './session.js';
 export { registerIpiHook, guardTool, type PreToolCallPayload, type PostToolCallPayload } from './hooks.js';
 export type { IpiMode, IpiLevel, IpiAction, IpiRisk, IpiReason, IpiReasonCode, TextRisk, ToolCall, Observation, SignalName, SignalReport } from './types.js';
