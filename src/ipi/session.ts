@@ -64,6 +64,16 @@ export class IpiSession {
   readonly id: string;
   readonly #ctx: SessionContext;
   #sources: Source[] = [];
+  /**
+   * Derived from #sources, so that a call costs the same late in a long session:
+   * per shingle length, how many sources hold each hash (a value absent from it was
+   * copied from none), the sources at low or above (the only ones affinity reads),
+   * and the session's and the latest result's highest passage score.
+   */
+  readonly #held: Map<number, number>[] = [new Map(), new Map(), new Map()];
+  #risky: Source[] = [];
+  #sessionRisk = 0;
+  #recentRisk = 0;
   readonly #trusted: Set<number>[] = [new Set(), new Set(), new Set()];
   readonly #baseline: RunningStats;
   /** Streaming word counts of trusted context and earlier calls, for surprise. */
@@ -99,11 +109,12 @@ export class IpiSession {
       // Passage by passage: a value copied from the injected paragraph of an email
       // is suspect, a value from its harmless header is not.
       const result = this.#results++;
+      const added: Source[] = [];
       for (const p of this.#ctx.content.passages(content)) {
         if (Math.max(p.score, p.context) >= LEVELS.medium && this.#firstRiskyCall < 0) this.#firstRiskyCall = this.#calls;
-        this.#sources.push({ ...(observation.toolName ? { tool: observation.toolName } : {}), score: p.score, context: p.context, result, sets: shingleSets(p.text) });
+        added.push({ ...(observation.toolName ? { tool: observation.toolName } : {}), score: p.score, context: p.context, result, sets: shingleSets(p.text) });
       }
-      if (this.#sources.length > SESSION_LIMITS.sources) this.#sources = this.#sources.slice(this.#sources.length - SESSION_LIMITS.sources);
+      this.#addSources(added);
     } else {
       const sets = shingleSets(content);
       sets.forEach((s, i) => addBounded(this.#trusted[i]!, s, SESSION_LIMITS.trustedHashes));
@@ -134,15 +145,9 @@ export class IpiSession {
     const affinity = this.#affinity(terms);
     f('affinity', affinity.value);
     f('toolTrusted', this.#termsTrusted(terms) ? 1 : 0);
-    let sessionRisk = 0;
-    let recentRisk = 0;
-    for (const s of this.#sources) {
-      const risk = Math.max(s.score, s.context);
-      sessionRisk = Math.max(sessionRisk, risk);
-      if (s.result === this.#results - 1) recentRisk = Math.max(recentRisk, risk);
-    }
+    const sessionRisk = this.#sessionRisk;
     f('sessionRisk', sessionRisk);
-    f('recentRisk', recentRisk);
+    f('recentRisk', this.#recentRisk);
     f('afterRisky', this.#firstRiskyCall < 0 ? 0 : 1 / (1 + this.#calls - this.#firstRiskyCall));
     f('write', terms.some((t) => WRITE_VERBS.has(t)) || nameWords(call.name).some((w) => WRITE_VERBS.has(w)) ? 1 : 0);
     const words = distinct(shingles(JSON.stringify({ name: call.name, arguments: call.arguments ?? null }), 1, { mode: 'json' }));
@@ -187,10 +192,42 @@ export class IpiSession {
     };
   }
 
+  /** Append sources, evicting the oldest beyond SESSION_LIMITS.sources, and keep the derived index in step. */
+  #addSources(added: readonly Source[]): void {
+    for (const src of added) this.#sources.push(src);
+    const over = this.#sources.length - SESSION_LIMITS.sources;
+    const evicted = over > 0 ? this.#sources.slice(0, over) : [];
+    if (over > 0) this.#sources = this.#sources.slice(over);
+    const bump = (src: Source, by: number): void => {
+      src.sets.forEach((set, k) => {
+        const held = this.#held[k]!;
+        for (const h of set) {
+          const n = (held.get(h) ?? 0) + by;
+          if (n > 0) held.set(h, n);
+          else held.delete(h);
+        }
+      });
+    };
+    for (const src of added) bump(src, 1);
+    for (const src of evicted) bump(src, -1);
+    this.#risky = this.#sources.filter((src) => Math.max(src.score, src.context) >= LEVELS.low);
+    let sessionRisk = 0;
+    let recentRisk = 0;
+    for (const src of this.#sources) {
+      const risk = Math.max(src.score, src.context);
+      sessionRisk = Math.max(sessionRisk, risk);
+      if (src.result === this.#results - 1) recentRisk = Math.max(recentRisk, risk);
+    }
+    this.#sessionRisk = sessionRisk;
+    this.#recentRisk = recentRisk;
+  }
+
   /** Forget everything; later calls are ignored. */
   end(): void {
     this.#ended = true;
     this.#sources = [];
+    this.#risky = [];
+    this.#held.forEach((m) => m.clear());
     this.#counts.clear();
     this.#trusted.forEach((s) => s.clear());
     this.#baseline.destroy();
@@ -231,10 +268,10 @@ export class IpiSession {
     session.#results = s.results;
     session.#total = s.total;
     session.#firstRiskyCall = s.firstRiskyCall;
-    session.#sources = s.sources.map((src, i) => {
+    session.#addSources(s.sources.map((src, i) => {
       if (typeof src !== 'object' || src === null || !(src.score >= 0 && src.score <= 1) || !(src.context >= 0 && src.context <= 1) || !Number.isSafeInteger(src.result) || (src.tool !== undefined && typeof src.tool !== 'string') || !Array.isArray(src.sets) || src.sets.length !== MAX_K) bad(`"sources[${i}]" is malformed`);
       return { ...(src.tool !== undefined ? { tool: src.tool } : {}), score: src.score, context: src.context, result: src.result, sets: src.sets.map((set, k) => new Set(hashes(set, 4096, `"sources[${i}].sets[${k}]"`))) };
-    });
+    }));
     s.trusted.forEach((set, k) => hashes(set, SESSION_LIMITS.trustedHashes, `"trusted[${k}]"`).forEach((h) => session.#trusted[k]!.add(h)));
     for (const pair of s.words) {
       if (!Array.isArray(pair) || pair.length !== 2 || !Number.isInteger(pair[0]) || !Number.isSafeInteger(pair[1]) || pair[1] < 1) bad('"words" must be [hash, count] pairs');
@@ -277,7 +314,10 @@ export class IpiSession {
         }
         if (inTrusted) continue;
         let seen = false;
-        for (const src of this.#sources) {
+        const held = this.#held[k - 1]!;
+        let inSome = true;
+        for (let i = 0; i < mine.length && inSome; i++) inSome = held.has(mine[i]!);
+        if (inSome) for (const src of this.#sources) {
           if (!allIn(mine, src.sets[k - 1]!)) continue;
           seen = true;
           copied = Math.max(copied, strength);
@@ -305,9 +345,8 @@ export class IpiSession {
     if (terms.length === 0 || this.#termsTrusted(terms)) return { value: 0 };
     const variants = terms.map((t) => [t, `${t}s`].map(wordHash));
     let best = 0;
-    for (const src of this.#sources) {
+    for (const src of this.#risky) {
       const risk = Math.max(src.score, src.context);
-      if (risk < LEVELS.low) continue;
       if (!everyTermIn(variants, src.sets[0]!)) continue;
       best = Math.max(best, risk);
     }
