@@ -29,9 +29,9 @@ describe('the packed package', () => {
     for (const dep of ['@noble', 'hash-wasm', 'yaml']) symlinkSync(join(root, 'node_modules', dep), join(app, 'node_modules', dep));
   }, 120_000);
 
-  it('ships the model files ONNX runtimes and the model card need (the in-core weights are embedded in dist), and no training scripts', () => {
+  it('ships the weights once (embedded in dist; contentModelOnnx() builds the ONNX bytes from them), the model metadata and card, and no training scripts', () => {
     const paths = files.map((f) => f.path);
-    expect(paths.filter((p) => p.startsWith('models/')).sort()).toEqual(['models/README.md', 'models/ipi-content.json', 'models/ipi-content.onnx', 'models/ipi-trace.json']);
+    expect(paths.filter((p) => p.startsWith('models/')).sort()).toEqual(['models/README.md', 'models/ipi-content.json', 'models/ipi-trace.json']);
     expect(paths.filter((p) => /\.(mjs|py)$/.test(p) && !p.startsWith('bin/'))).toEqual([]);
     expect(paths.some((p) => p.startsWith('training/') || p.startsWith('data/') || p.startsWith('src/'))).toBe(false);
   });

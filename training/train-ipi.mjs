@@ -14,10 +14,10 @@
 // regression (training/mil.mjs) over them. Requires `npm run build` (it uses dist/).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { featurize, init, readingRanges } from '../dist/index.js';
+import { linearModelOnnx } from '../dist/ipi.js';
 import { auroc } from '../scripts/metrics.mjs';
 import { loadTexts, SOURCES, weigh } from './data.mjs';
 import { pack, score, train } from './mil.mjs';
-import { writeOnnxLinear } from './onnx-linear.mjs';
 import { reliability, table } from './report.mjs';
 
 export const BUCKETS = 1 << 18;
@@ -158,7 +158,7 @@ async function main() {
   };
   if (!flag('no-write')) {
     writeFileSync(new URL('../models/ipi-content.f32', import.meta.url), Buffer.from(model.w.buffer));
-    writeFileSync(new URL('../models/ipi-content.onnx', import.meta.url), writeOnnxLinear(model.w, model.b));
+    writeFileSync(new URL('../models/ipi-content.onnx', import.meta.url), linearModelOnnx(model.w, model.b));
     writeFileSync(new URL('../models/ipi-content.json', import.meta.url), `${JSON.stringify(meta, null, 2)}\n`);
     writeFileSync(new URL('./results/ipi-content-oof.json', import.meta.url), `${JSON.stringify(oof.map((r) => [r.source, r.label, Math.round(r.logit * 1e4) / 1e4]))}\n`);
     console.log(`wrote models/ipi-content.{f32,onnx,json} (bias ${model.b.toFixed(4)})`);

@@ -11,6 +11,7 @@ export { init, initSync } from '../init.js';
 export { IpiDetector, DetectorSession, IpiBlockedError, type IpiDetectorOptions } from './detector.js';
 export { CoreClassifier, type ContentScorer, type ContentModelOptions, type Passage } from './classifier.js';
 export { LEVELS, calibrate, type Anchors } from './calibration.js';
+export { contentModelOnnx, linearModelOnnx } from './onnx.js';
 export { TraceModel, TRACE_FEATURES, type TraceScorer, type TraceFeature, type TraceModelFile } from './trace-model.js';
 export { SESSION_LIMITS, type SessionState } from './session.js';
 export { registerIpiHook, guardTool, type PreToolCallPayload, type PostToolCallPayload } from './hooks.js';
