@@ -36,6 +36,15 @@ describe('the packed package', () => {
     expect(paths.some((p) => p.startsWith('training/') || p.startsWith('data/') || p.startsWith('src/'))).toBe(false);
   });
 
+  it('carries the content weights once: one base64 copy in the JavaScript, no weight file beside it', () => {
+    const head = readFileSync(join(root, 'models', 'ipi-content.f32')).subarray(0, 96).toString('base64');
+    const copies = files
+      .filter((f) => f.path.endsWith('.js'))
+      .reduce((n, f) => n + readFileSync(join(installed, f.path), 'utf8').split(head).length - 1, 0);
+    expect(copies).toBe(1);
+    expect(files.filter((f) => /\.(onnx|f32)$/.test(f.path))).toEqual([]);
+  });
+
   it('ships no declaration file of an embedded blob (the model as a 1.4 MB literal type)', () => {
     const declarations = files.filter((f) => f.path.endsWith('.d.ts'));
     expect(declarations.length).toBeGreaterThan(10);

@@ -9,6 +9,15 @@ import { MODEL_META, MODEL_WEIGHTS_BASE64 } from './model.generated.js';
 import { windowRanges } from './windows.js';
 
 /**
+ * The embedded content weights, decoded afresh (a caller may keep or change its copy).
+ * The one place that reads the base64: a bundler that inlines a constant used once
+ * would otherwise carry the 1.4 MB string twice.
+ */
+export function embeddedWeights(): Float32Array {
+  return new Float32Array(decodeBase64Unchecked(MODEL_WEIGHTS_BASE64).slice().buffer);
+}
+
+/**
  * What the detector needs from a content model: a text's score on the
  * detector's scale (`calibration.ts`: 0.35 / 0.6 / 0.85 are the 5% / 1% / 0.1%
  * false-positive points), and the passages of a tool result with theirs.
@@ -46,7 +55,7 @@ export class CoreClassifier implements ContentScorer {
 
   constructor(options?: ContentModelOptions) {
     if (options !== undefined) assertOptions(options);
-    const weights = options?.weights ?? new Float32Array(decodeBase64Unchecked(MODEL_WEIGHTS_BASE64).slice().buffer);
+    const weights = options?.weights ?? embeddedWeights();
     if (options && !(options.weights instanceof Float32Array)) throw new ParapetTypeError(`"weights" must be a Float32Array`);
     const anchors = options?.anchors ?? MODEL_META.anchors;
     assertAnchors(anchors);

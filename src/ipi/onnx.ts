@@ -5,8 +5,8 @@
 // (field numbers from onnx/onnx.proto): no protobuf toolchain, the same bytes as
 // models/ipi-content.onnx.
 import { assertFinite, describe, ParapetTypeError } from '../bindings/errors.js';
-import { decodeBase64Unchecked } from '../bindings/encoding.js';
-import { MODEL_META, MODEL_WEIGHTS_BASE64 } from './model.generated.js';
+import { embeddedWeights } from './classifier.js';
+import { MODEL_META } from './model.generated.js';
 
 const utf8 = new TextEncoder();
 
@@ -78,5 +78,5 @@ export function linearModelOnnx(weights: Float32Array, bias: number): Uint8Array
  * calibrated (`calibrate`, the anchors in `models/ipi-content.json`).
  */
 export function contentModelOnnx(): Uint8Array {
-  return linearModelOnnx(new Float32Array(decodeBase64Unchecked(MODEL_WEIGHTS_BASE64).slice().buffer), MODEL_META.bias);
+  return linearModelOnnx(embeddedWeights(), MODEL_META.bias);
 }
