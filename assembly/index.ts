@@ -9,7 +9,7 @@ export {
   shannonEntropy, logprobEntropy, logprobEntropyBatch, statsPush, statsPushMany, statsPushVector,
   statsVariance, statsZScore, gaussPush, gaussScore,
 } from './entropy';
-export { MODE_TEXT, MODE_JSON, MODE_AUTO, MAX_SHINGLE_K, featurize, shingles } from './tokenizer';
+export { MODE_TEXT, MODE_JSON, MODE_AUTO, MAX_SHINGLE_K, featurize, featurizeCapacity, shingles, shinglesCapacity } from './tokenizer';
 export { linearLogit, maxLogitRanges } from './linear';
 export { MAX_READING_INPUT, readingCapacity, reading } from './reading';
 export { readingRanges } from './ranges';
@@ -20,4 +20,4 @@ export function heapBase(): usize {
 }
 
 /** Bumped whenever an export's meaning changes, so bindings refuse a stale core.wasm. */
-export const ABI_VERSION: u32 = 4;
+export const ABI_VERSION: u32 = 5;

@@ -533,6 +533,18 @@ function needed(len: usize, perByte: usize): usize {
   return maxIds(len, perByte) + ((len + 2 + 3) >>> 2) + 6;
 }
 
+/** The capacity (u32s) `featurize` needs for `len` bytes with these n-gram bounds: the bindings size buffers by it. */
+export function featurizeCapacity(len: usize, nMin: u32, nMax: u32): usize {
+  const max = nMax > 8 ? 8 : nMax;
+  const min = nMin == 0 ? 1 : nMin;
+  return needed(len, (min > max || max == 0 ? 0 : <usize>(max - min + 1)) + 2);
+}
+
+/** The capacity (u32s) `shingles` needs for `len` bytes. */
+export function shinglesCapacity(len: usize): usize {
+  return needed(len, 1);
+}
+
 function placeRunBytes(o: usize, capacity: usize, len: usize): void {
   runBytes = o + (capacity << 2) - (len + 2) - 24;
 }

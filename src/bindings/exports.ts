@@ -36,6 +36,8 @@ export interface CoreExports {
 
   featurize(ptr: number, len: number, mode: number, buckets: number, nMin: number, nMax: number, out: number, cap: number): number;
   shingles(ptr: number, len: number, mode: number, k: number, out: number, cap: number): number;
+  featurizeCapacity(len: number, nMin: number, nMax: number): number;
+  shinglesCapacity(len: number): number;
 
   linearLogit(ids: number, n: number, counts: number, weights: number, bias: number): number;
   maxLogitRanges(
@@ -52,7 +54,7 @@ export interface CoreExports {
  * The ABI this build of the bindings speaks; core.wasm must report the same.
  * The one number the bindings hold themselves: it is what they check the core against.
  */
-export const EXPECTED_ABI_VERSION = 4;
+export const EXPECTED_ABI_VERSION = 5;
 
 /**
  * Numbers the core defines and the bindings must agree with, read from its

@@ -98,6 +98,9 @@ function adopt(instance: WebAssembly.Instance): void {
     }
     return value;
   };
+  for (const name of ['featurizeCapacity', 'shinglesCapacity', 'readingCapacity'] as const) {
+    if (typeof exports[name] !== 'function') throw new ParapetStateError(`parapet: core.wasm does not export ${name}; rebuild`, 'init-failed');
+  }
   const values = {
     sha256ContextBytes: read('SHA256_CONTEXT_BYTES'),
     modeText: read('MODE_TEXT'),

@@ -197,9 +197,8 @@ export function featureSettings(options: FeaturizeOptions): { buckets: number; n
   assertInteger(nMin, 'charNgrams[0]', 0, 8);
   assertInteger(nMax, 'charNgrams[1]', 0, 8);
   if (nMin > nMax) throw new ParapetRangeError(`"charNgrams" must have min ≤ max, got [${nMin}, ${nMax}]`, 'invalid-value');
-  const perByte = (nMax === 0 ? 0 : nMax - Math.max(1, nMin) + 1) + 2;
-  // At least the core's bound (assembly/tokenizer.ts `needed`): ids plus room for one run's bytes.
-  return { buckets, nMin, nMax, capacityFor: (len) => (2 * len + 8) * perByte + (len >>> 2) + 4 };
+  // The core's own bound (ids plus room for one run's bytes), read from it rather than copied.
+  return { buckets, nMin, nMax, capacityFor: (len) => getCore().featurizeCapacity(len, nMin, nMax) >>> 0 };
 }
 
 function runFeaturize(ptr: number, len: number, mode: number, buckets: number, nMin: number, nMax: number, out: number, cap: number): number {
@@ -243,7 +242,7 @@ function utf8Offsets(text: string, offsets: readonly number[]): number[] {
 export function shingles(text: string | Uint8Array, k: number, options: { mode?: TokenizeMode; normalize?: boolean } = {}): Uint32Array {
   assertInteger(k, 'k', 1, coreConstants().maxShingleK);
   const mode = resolveMode(options.mode ?? 'auto', text);
-  const capacityFor = (len: number) => 2 * len + 8 + (len >>> 2) + 4;
+  const capacityFor = (len: number) => getCore().shinglesCapacity(len) >>> 0;
   const [ptr, len] = stage(text, options.normalize ?? true, (len) => 4 * capacityFor(len) + 16);
   const out = (ptr + len + 15) & ~15;
   const cap = capacityFor(len);
