@@ -13,26 +13,34 @@ await init();
 const fmt = (x) => (Number.isNaN(x) ? '—' : x.toFixed(3));
 const detector = new IpiDetector({ mode: 'warn', env: {} });
 const file = process.argv[2];
+// Each row: `rank` orders texts for AUROC and `at[level]` says whether the text reaches
+// the level. Held-out rows rank and reach by their logit: the score scale clamps at 0
+// and 1, and ties there would move the AUROC away from what training reports.
 let scored;
 if (file) {
-  scored = readJsonl(file).map((r) => ({ source: r.source ?? 'all', label: r.label, score: detector.inspect(r.text).score }));
+  scored = readJsonl(file).map((r) => {
+    const score = detector.inspect(r.text).score;
+    return { source: r.source ?? 'all', label: r.label, score, rank: score, at: { low: score >= LEVELS.low, medium: score >= LEVELS.medium, high: score >= LEVELS.high } };
+  });
 } else {
-  const meta = JSON.parse(readFileSync(new URL('../models/ipi-content.json', import.meta.url), 'utf8'));
+  const { anchors } = JSON.parse(readFileSync(new URL('../models/ipi-content.json', import.meta.url), 'utf8'));
   const oof = JSON.parse(readFileSync(new URL('../training/results/ipi-content-oof.json', import.meta.url), 'utf8'));
-  scored = oof.map(([source, label, logit]) => ({ source, label, score: calibrate(logit, meta.anchors) }));
+  scored = oof.map(([source, label, logit]) => ({ source, label, score: calibrate(logit, anchors), rank: logit, at: { low: logit >= anchors.low, medium: logit >= anchors.medium, high: logit >= anchors.high } }));
   console.log('Leave-one-source-out: every text scored by the model trained without its source (npm run train:ipi).\n');
 }
-const negatives = scored.filter((r) => r.label === 0).map((r) => r.score);
+const negatives = scored.filter((r) => r.label === 0).map((r) => r.rank);
 console.log('| source | n | injections | AUROC (own) | AUROC (pooled benign) | recall @ low | @ medium | @ high | benign flagged @ low | @ medium |');
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const source of [...new Set(scored.map((r) => r.source))].sort()) {
   const set = scored.filter((r) => r.source === source);
-  const pos = set.filter((r) => r.label === 1).map((r) => r.score);
-  const neg = set.filter((r) => r.label === 0).map((r) => r.score);
-  const rate = (xs, t) => (xs.length ? xs.filter((x) => x >= t).length / xs.length : NaN);
+  const posRows = set.filter((r) => r.label === 1);
+  const negRows = set.filter((r) => r.label === 0);
+  const pos = posRows.map((r) => r.rank);
+  const neg = negRows.map((r) => r.rank);
+  const rate = (rows, level) => (rows.length ? rows.filter((r) => r.at[level]).length / rows.length : NaN);
   const own = pos.length && neg.length >= 10 ? auroc([...pos, ...neg], [...pos.map(() => 1), ...neg.map(() => 0)]) : NaN;
   const pooled = pos.length && negatives.length ? auroc([...pos, ...negatives], [...pos.map(() => 1), ...negatives.map(() => 0)]) : NaN;
-  console.log(`| ${source} | ${set.length} | ${pos.length} | ${fmt(own)} | ${fmt(pooled)} | ${fmt(rate(pos, LEVELS.low))} | ${fmt(rate(pos, LEVELS.medium))} | ${fmt(rate(pos, LEVELS.high))} | ${fmt(rate(neg, LEVELS.low))} | ${fmt(rate(neg, LEVELS.medium))} |`);
+  console.log(`| ${source} | ${set.length} | ${pos.length} | ${fmt(own)} | ${fmt(pooled)} | ${fmt(rate(posRows, 'low'))} | ${fmt(rate(posRows, 'medium'))} | ${fmt(rate(posRows, 'high'))} | ${fmt(rate(negRows, 'low'))} | ${fmt(rate(negRows, 'medium'))} |`);
 }
 console.log('\nReliability: texts per score bin and the share of injections among them');
 for (let b = 0; b < 10; b++) {

@@ -7,7 +7,7 @@
 // or higher, where block acts) among attacker calls, benign calls and benign calls
 // made although an injection was present; then a reliability diagram.
 import { readFileSync } from 'node:fs';
-import { calibrate, init, IpiDetector, LEVELS } from '../dist/ipi.js';
+import { calibrate, init, IpiDetector } from '../dist/ipi.js';
 import { auroc, tprAtFpr } from './metrics.mjs';
 import { readJsonl } from './jsonl.mjs';
 
@@ -26,20 +26,21 @@ if (file) {
     }
     const risk = s.evaluate(t.pending);
     s.end();
-    return { suite: t.suite, kind: t.meta?.kind ?? (t.label ? 'attacked' : 'benign'), label: t.label, score: risk.score, latency: risk.latencyMs };
+    return { suite: t.suite, kind: t.meta?.kind ?? (t.label ? 'attacked' : 'benign'), label: t.label, score: risk.score, rank: risk.score, flagged: risk.flagged, latency: risk.latencyMs };
   });
 } else {
   const model = JSON.parse(readFileSync(new URL('../models/ipi-trace.json', import.meta.url), 'utf8'));
   const oof = JSON.parse(readFileSync(new URL('../training/results/ipi-trace-oof.json', import.meta.url), 'utf8'));
-  results = oof.map(([suite, kind, label, logit]) => ({ suite, kind, label, score: calibrate(logit, model.anchors) }));
+  // Ranked and flagged by the logit, as training reports them (the score clamps at 0 and 1).
+  results = oof.map(([suite, kind, label, logit]) => ({ suite, kind, label, score: calibrate(logit, model.anchors), rank: logit, flagged: logit >= model.anchors.medium }));
   console.log('Leave-one-suite-out: every trace scored by the model trained without its suite (npm run train:traces).\n');
 }
 console.log('| suite | traces | attacker calls | AUROC | recall @ 2% FPR | flagged: attacker calls | benign calls | injection present but ignored |');
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
-const share = (xs) => (xs.length ? xs.filter((r) => r.score >= LEVELS.medium).length / xs.length : NaN);
+const share = (xs) => (xs.length ? xs.filter((r) => r.flagged).length / xs.length : NaN);
 for (const suite of [...[...new Set(results.map((r) => r.suite))].sort(), 'all']) {
   const set = suite === 'all' ? results : results.filter((r) => r.suite === suite);
-  const s = set.map((r) => r.score);
+  const s = set.map((r) => r.rank);
   const l = set.map((r) => r.label);
   console.log(`| ${suite} | ${set.length} | ${l.filter((x) => x === 1).length} | ${fmt(auroc(s, l))} | ${fmt(tprAtFpr(s, l, 0.02))} | ${fmt(share(set.filter((r) => r.label === 1)))} | ${fmt(share(set.filter((r) => r.label === 0)))} | ${fmt(share(set.filter((r) => r.kind === 'injected_ignored')))} |`);
 }

@@ -160,7 +160,7 @@ async function main() {
     writeFileSync(new URL('../models/ipi-content.f32', import.meta.url), Buffer.from(model.w.buffer));
     writeFileSync(new URL('../models/ipi-content.onnx', import.meta.url), linearModelOnnx(model.w, model.b));
     writeFileSync(new URL('../models/ipi-content.json', import.meta.url), `${JSON.stringify(meta, null, 2)}\n`);
-    writeFileSync(new URL('./results/ipi-content-oof.json', import.meta.url), `${JSON.stringify(oof.map((r) => [r.source, r.label, Math.round(r.logit * 1e4) / 1e4]))}\n`);
+    writeFileSync(new URL('./results/ipi-content-oof.json', import.meta.url), `${JSON.stringify(oof.map((r) => [r.source, r.label, r.logit]))}\n`);
     console.log(`wrote models/ipi-content.{f32,onnx,json} (bias ${model.b.toFixed(4)})`);
   }
 }

@@ -182,7 +182,7 @@ async function main() {
   };
   if (!flag('no-write')) {
     writeFileSync(new URL('../models/ipi-trace.json', import.meta.url), `${JSON.stringify(file, null, 2)}\n`);
-    writeFileSync(new URL('./results/ipi-trace-oof.json', import.meta.url), `${JSON.stringify(oof.map((r) => [r.suite, r.kind, r.label, Math.round(r.logit * 1e4) / 1e4]))}\n`);
+    writeFileSync(new URL('./results/ipi-trace-oof.json', import.meta.url), `${JSON.stringify(oof.map((r) => [r.suite, r.kind, r.label, r.logit]))}\n`);
     console.log('wrote models/ipi-trace.json');
   }
 }

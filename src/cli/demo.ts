@@ -54,7 +54,8 @@ export async function demoCommand(argv: readonly string[] = []): Promise<number>
     say(`   get prefs/cuisine -> ${JSON.stringify(read.record.value)} (v${read.record.version}; the quarantined v2 is not served)`);
     const p = read.proof;
     say(`   inclusion proof: entry ${p.seq} of ${p.size}, ${p.proof.length} hashes, verifies: ${verifyInclusion(p.leafHash, p.seq, p.size, p.proof, p.root).ok}`);
-    await store.put('prefs/cuisine', 'Italian or Greek, no shellfish', { policyTag: 'persistent' });
+    const v3 = await store.put('prefs/cuisine', 'Italian or Greek, no shellfish', { policyTag: 'persistent' });
+    say(`   put prefs/cuisine v${v3.version} (an edit made after the poisoned result)`);
     const back = await store.rollback('prefs/cuisine', 1, { reason: 'v2 and v3 came after a poisoned tool result' });
     say(`   rollback prefs/cuisine to v1 -> v${back.version} (rolled back from v${back.provenance.rolledBackFrom})`);
     try {
