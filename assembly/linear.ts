@@ -54,6 +54,36 @@ export function linearLogit(ids: usize, n: usize, counts: usize, weights: usize,
   return norm > 0 ? bias + dot / Math.sqrt(norm) : bias;
 }
 
+// Ranges whose bytes repeat an earlier range's (a status in every record, a note
+// copied into two fields) score the same, so each distinct byte string is scored
+// once. A hash finds candidates and the bytes are compared: a crafted collision
+// cannot make a range skip. Per slot: the range's index + 1 (0: empty), its hash.
+const SEEN_SLOTS: u32 = 4096;
+const SEEN: usize = memory.data(SEEN_SLOTS * 8, 8);
+
+/** Whether range `i` ([from, from + len)) has the bytes of an earlier range; records it if not. */
+function seenBefore(text: usize, table: usize, i: u32, from: usize, len: usize): bool {
+  let h: u32 = 0x811c9dc5 ^ <u32>len;
+  for (let k: usize = 0; k < len; k++) h = (h ^ <u32>load<u8>(text + from + k)) * 0x01000193;
+  let slot = h & (SEEN_SLOTS - 1);
+  while (true) {
+    const entry = SEEN + (<usize>slot << 3);
+    const held = load<u32>(entry);
+    if (held == 0) {
+      store<u32>(entry, i + 1);
+      store<u32>(entry, h, 4);
+      return false;
+    }
+    if (load<u32>(entry, 4) == h) {
+      const j = held - 1;
+      const jFrom = <usize>load<u32>(table + (<usize>j << 3));
+      const jTo = <usize>load<u32>(table + (<usize>j << 3), 4);
+      if (jTo - jFrom == len && memory.compare(text + jFrom, text + from, len) == 0) return true;
+    }
+    slot = (slot + 1) & (SEEN_SLOTS - 1);
+  }
+}
+
 /**
  * The highest logit over `n` byte ranges of the text at `text`, each given as
  * a u32 pair [from, to) in the table at `table`: each range is featurized
@@ -68,9 +98,12 @@ export function maxLogitRanges(
   counts: usize, weights: usize, bias: f64,
 ): f64 {
   let best = -Infinity;
+  const dedup = n <= SEEN_SLOTS >>> 1;
+  if (dedup) memory.fill(SEEN, 0, <usize>SEEN_SLOTS << 3);
   for (let i: u32 = 0; i < n; i++) {
     const from = <usize>load<u32>(table + (<usize>i << 3));
     const to = <usize>load<u32>(table + (<usize>i << 3), 4);
+    if (dedup && seenBefore(text, table, i, from, to - from)) continue;
     const count = featurize(text + from, to - from, mode, bucketCount, nMin, nMax, out, cap);
     if (count > cap) return NaN;
     const logit = linearLogit(out, count, counts, weights, bias);
