@@ -60,12 +60,13 @@ export function linearLogit(ids: usize, n: usize, counts: usize, weights: usize,
 // cannot make a range skip. Per slot: the range's index + 1 (0: empty), its hash.
 const SEEN_SLOTS: u32 = 4096;
 const SEEN: usize = memory.data(SEEN_SLOTS * 8, 8);
+let seenMask: u32 = 15;
 
 /** Whether range `i` ([from, from + len)) has the bytes of an earlier range; records it if not. */
 function seenBefore(text: usize, table: usize, i: u32, from: usize, len: usize): bool {
   let h: u32 = 0x811c9dc5 ^ <u32>len;
   for (let k: usize = 0; k < len; k++) h = (h ^ <u32>load<u8>(text + from + k)) * 0x01000193;
-  let slot = h & (SEEN_SLOTS - 1);
+  let slot = h & seenMask;
   while (true) {
     const entry = SEEN + (<usize>slot << 3);
     const held = load<u32>(entry);
@@ -80,7 +81,7 @@ function seenBefore(text: usize, table: usize, i: u32, from: usize, len: usize):
       const jTo = <usize>load<u32>(table + (<usize>j << 3), 4);
       if (jTo - jFrom == len && memory.compare(text + jFrom, text + from, len) == 0) return true;
     }
-    slot = (slot + 1) & (SEEN_SLOTS - 1);
+    slot = (slot + 1) & seenMask;
   }
 }
 
@@ -99,7 +100,13 @@ export function maxLogitRanges(
 ): f64 {
   let best = -Infinity;
   const dedup = n <= SEEN_SLOTS >>> 1;
-  if (dedup) memory.fill(SEEN, 0, <usize>SEEN_SLOTS << 3);
+  if (dedup) {
+    // A table of at least twice the ranges' count, so only that much is cleared per call.
+    let slots: u32 = 16;
+    while (slots < n << 1) slots <<= 1;
+    seenMask = slots - 1;
+    memory.fill(SEEN, 0, <usize>slots << 3);
+  }
   for (let i: u32 = 0; i < n; i++) {
     const from = <usize>load<u32>(table + (<usize>i << 3));
     const to = <usize>load<u32>(table + (<usize>i << 3), 4);

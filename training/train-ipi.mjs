@@ -17,6 +17,7 @@ import { featurize, init, readingRanges } from '../dist/index.js';
 import { linearModelOnnx } from '../dist/ipi.js';
 import { auroc } from '../scripts/metrics.mjs';
 import { loadTexts, SOURCES, weigh } from './data.mjs';
+import { anchorsAt } from './calibration.mjs';
 import { pack, score, train } from './mil.mjs';
 import { reliability, table } from './report.mjs';
 
@@ -83,19 +84,7 @@ export function anchorsFrom(negatives) {
     if (!bySource.has(source)) bySource.set(source, []);
     bySource.get(source).push(logit);
   }
-  const pool = [];
-  const sources = [...bySource].filter(([, xs]) => xs.length >= 50);
-  for (const [, xs] of sources) for (const x of xs) pool.push([x, 1 / xs.length / sources.length]);
-  pool.sort((a, b) => b[0] - a[0]);
-  const at = (fpr) => {
-    let acc = 0;
-    for (const [x, w] of pool) {
-      acc += w;
-      if (acc > fpr) return x;
-    }
-    return pool[pool.length - 1][0];
-  };
-  return { low: at(LEVEL_FPR.low), medium: at(LEVEL_FPR.medium), high: at(LEVEL_FPR.high) };
+  return anchorsAt(new Map([...bySource].filter(([, xs]) => xs.length >= 50)), LEVEL_FPR);
 }
 
 /** Per held-out source: AUROC, recall at each level, benign flag rates. */

@@ -18,6 +18,7 @@ import { auroc, tprAtFpr } from '../scripts/metrics.mjs';
 import { dataFile, readJsonl } from '../scripts/jsonl.mjs';
 import { generateTraces } from './traces/generate.mjs';
 import { LEVEL_FPR } from './train-ipi.mjs';
+import { anchorsAt } from './calibration.mjs';
 
 const arg = (name) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -104,22 +105,7 @@ function anchorsFrom(benign) {
     if (!bySuite.has(r.suite)) bySuite.set(r.suite, []);
     bySuite.get(r.suite).push(r.logit);
   }
-  const pool = [];
-  for (const [, xs] of bySuite) for (const x of xs) pool.push([x, 1 / xs.length / bySuite.size]);
-  pool.sort((a, b) => b[0] - a[0]);
-  const at = (fpr) => {
-    let acc = 0;
-    for (const [x, wt] of pool) {
-      acc += wt;
-      if (acc > fpr) return x;
-    }
-    return pool[pool.length - 1][0];
-  };
-  const a = { low: at(LEVEL_FPR.low), medium: at(LEVEL_FPR.medium), high: at(LEVEL_FPR.high) };
-  // Anchors must increase; ties (many benign calls at one logit) are pulled apart a little.
-  if (!(a.medium > a.low)) a.medium = a.low + 1e-3;
-  if (!(a.high > a.medium)) a.high = a.medium + 1e-3;
-  return a;
+  return anchorsAt(bySuite, LEVEL_FPR);
 }
 
 function report(oof, anchors) {

@@ -27,6 +27,11 @@ export interface Anchors {
 export function calibrate(logit: number, a: Anchors): number {
   if (typeof logit !== 'number') throw new ParapetTypeError(`"logit" must be a number, got ${describe(logit)}`);
   assertAnchors(a);
+  return scaleLogit(logit, a);
+}
+
+/** `calibrate` for anchors checked once where a model was built (the per-call path). */
+export function scaleLogit(logit: number, a: Anchors): number {
   if (Number.isNaN(logit)) return 1; // fail closed: an unscorable input is not a benign one
   const span = (from: number, to: number): number => Math.max(1e-6, to - from);
   if (logit >= a.high) return Math.min(1, LEVELS.high + (1 - LEVELS.high) * ((logit - a.high) / span(a.medium, a.high)));

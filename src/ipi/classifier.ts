@@ -3,7 +3,7 @@ import { assertOptions, ParapetTypeError } from '../bindings/errors.js';
 import { LinearModel } from '../bindings/linear.js';
 import { readText } from '../bindings/reading.js';
 import { featurize } from '../bindings/text.js';
-import { calibrate, type Anchors } from './calibration.js';
+import { scaleLogit, type Anchors } from './calibration.js';
 import { assertAnchors } from './checks.js';
 import { MODEL_META, MODEL_WEIGHTS_BASE64 } from './model.generated.js';
 import { windowRanges } from './windows.js';
@@ -71,7 +71,7 @@ export class CoreClassifier implements ContentScorer {
   }
 
   score(text: string): number {
-    return calibrate(this.logit(text), this.#anchors);
+    return scaleLogit(this.logit(text), this.#anchors);
   }
 
   /**

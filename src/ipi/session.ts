@@ -99,12 +99,10 @@ export class IpiSession {
     return this.#ended;
   }
 
-  /** Record content the agent saw. Tool results are untrusted and scored passage by passage. */
+  /** Record content the agent saw (checked by DetectorSession). Tool results are untrusted and scored passage by passage. */
   observe(observation: Observation): void {
     if (this.#ended) return;
-    const { role, content } = observation ?? ({} as Observation);
-    if (role !== 'system' && role !== 'user' && role !== 'tool') throw new ParapetTypeError(`"role" must be system, user or tool`);
-    if (typeof content !== 'string') throw new ParapetTypeError(`"content" must be a string`);
+    const { role, content } = observation;
     if (role === 'tool') {
       // Passage by passage: a value copied from the injected paragraph of an email
       // is suspect, a value from its harmless header is not.
@@ -122,10 +120,9 @@ export class IpiSession {
     }
   }
 
-  /** Assess a pending call (no approval step: see IpiDetector for modes). */
+  /** Assess a pending call (checked by DetectorSession; no approval step: see IpiDetector for modes). */
   evaluate(call: ToolCall, mode: 'warn' | 'block' | 'hil'): IpiRisk {
     const started = performance.now();
-    if (typeof call?.name !== 'string') throw new ParapetTypeError(`"call.name" must be a string`);
     const x = new Float64Array(TRACE_FEATURES.length);
     const f = (name: (typeof TRACE_FEATURES)[number], v: number): void => void (x[TRACE_FEATURES.indexOf(name)] = v);
 

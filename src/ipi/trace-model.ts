@@ -1,6 +1,6 @@
 import { assertFinite, assertOptions, describe, ParapetRangeError, ParapetTypeError } from '../bindings/errors.js';
 import { assertAnchors } from './checks.js';
-import { calibrate, type Anchors } from './calibration.js';
+import { scaleLogit, type Anchors } from './calibration.js';
 import { TRACE_MODEL } from './trace-model.generated.js';
 
 /**
@@ -84,7 +84,7 @@ export class TraceModel implements TraceScorer {
 
   /** The call's score on the detector's scale. */
   score(x: ArrayLike<number>): number {
-    return calibrate(this.logit(x), this.#m.anchors);
+    return scaleLogit(this.logit(x), this.#m.anchors);
   }
 
   /** Each feature's share of the logit (its weight times its value, products split evenly), for reasons. */
