@@ -101,7 +101,7 @@ export class IpiSession {
 
   /** Record content the agent saw (checked by DetectorSession). Tool results are untrusted and scored passage by passage. */
   observe(observation: Observation): void {
-    if (this.#ended) return;
+    this.#assertLive();
     const { role, content } = observation;
     if (role === 'tool') {
       // Passage by passage: a value copied from the injected paragraph of an email
@@ -122,6 +122,7 @@ export class IpiSession {
 
   /** Assess a pending call (checked by DetectorSession; no approval step: see IpiDetector for modes). */
   evaluate(call: ToolCall, mode: 'warn' | 'block' | 'hil'): IpiRisk {
+    this.#assertLive();
     const started = performance.now();
     const x = new Float64Array(TRACE_FEATURES.length);
     const f = (name: (typeof TRACE_FEATURES)[number], v: number): void => void (x[TRACE_FEATURES.indexOf(name)] = v);
@@ -219,7 +220,16 @@ export class IpiSession {
     this.#recentRisk = recentRisk;
   }
 
-  /** Forget everything; later calls are ignored. */
+  /**
+   * An ended session refuses use: what it saw is gone, so a call assessed on it
+   * would be judged without the injection it may follow, and an observation would
+   * be lost without a word.
+   */
+  #assertLive(): void {
+    if (this.#ended) throw new ParapetStateError(`session "${this.id}" has ended (end(), resume() of the same id, or dropped as idle or beyond maxSessions): start a new session or resume saved state`, 'destroyed');
+  }
+
+  /** Forget everything; later observe and evaluate calls throw (code `destroyed`). */
   end(): void {
     this.#ended = true;
     this.#sources = [];
@@ -232,6 +242,7 @@ export class IpiSession {
 
   /** The session's state for another worker: hashes and statistics only (versioned). */
   toJSON(): SessionState {
+    this.#assertLive();
     return {
       v: 1, id: this.id, calls: this.#calls, results: this.#results, firstRiskyCall: this.#firstRiskyCall,
       sources: this.#sources.map((s) => ({ ...(s.tool ? { tool: s.tool } : {}), score: s.score, context: s.context, result: s.result, sets: s.sets.map((set) => [...set]) })),
