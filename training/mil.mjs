@@ -67,6 +67,7 @@ export function train(P, { buckets, epochs = 8, batch = 32, lr = 0.02, l2 = 1e-5
       const end = Math.min(P.n, start + batch);
       for (let k = start; k < end; k++) {
         const s = order[k];
+        if (sampleStart[s] === sampleStart[s + 1]) continue; // an empty text: nothing to learn from
         let best = -Infinity;
         let arg = sampleStart[s];
         for (let r = sampleStart[s]; r < sampleStart[s + 1]; r++) {

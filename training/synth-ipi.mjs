@@ -6,7 +6,7 @@
 //
 //   node training/synth-ipi.mjs [COUNT] > synth.jsonl   (training imports generate())
 import { CARRIERS, POSITIONS } from './carriers.mjs';
-import { canonicalAttack, framedAttack, multilingualAttack, OBFUSCATIONS, params, plainRequest, REPLY_HIJACKS, rolePlay } from './synth/attacks.mjs';
+import { canonicalAttack, framedAttack, multilingualAttack, OBFUSCATIONS, params, plainRequest, replyHijack, rolePlay } from './synth/attacks.mjs';
 import { benignText } from './synth/benign.mjs';
 import { pick, rng } from './synth/random.mjs';
 
@@ -39,7 +39,7 @@ function attack(r) {
   }
   if (roll < 0.65) return { family: 'plain-request', text: plainRequest(r, p), bare: 0 };
   if (roll < 0.77) return { family: 'role-play', text: rolePlay(r, p), bare: 0.6 };
-  return { family: 'reply-hijack', text: pick(r, REPLY_HIJACKS), bare: 0 };
+  return { family: 'reply-hijack', text: replyHijack(r), bare: 0 };
 }
 
 /** `count` rows `{ text, label, source: 'synthetic', family, origins }`, half attacks, half benign. */

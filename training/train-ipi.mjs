@@ -33,9 +33,15 @@ const arg = (name) => {
 };
 const flag = (name) => process.argv.includes(`--${name}`);
 
-/** One bag per text: a sparse vector per range, log(1 + count) L2-normalised (as the core scores it). */
+/**
+ * One bag per text: a sparse vector per range, log(1 + count) L2-normalised (as the
+ * core scores it). A reading with no range (under 3 bytes: a lone "id") is scored by
+ * the core as one range of the whole, so it is trained as one.
+ */
 export function bagOf(text) {
-  const { text: reading, ranges } = readingRanges(text);
+  const read = readingRanges(text);
+  const reading = read.text;
+  const ranges = read.ranges.length > 0 || reading.length === 0 ? read.ranges : [0, reading.length];
   const bags = [];
   for (let i = 0; i < ranges.length; i += 2) {
     const ids = featurize(reading.slice(ranges[i], ranges[i + 1]), { mode: 'text', buckets: BUCKETS, charNgrams: CHAR_NGRAMS, normalize: false });

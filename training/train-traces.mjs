@@ -28,7 +28,7 @@ const flag = (name) => process.argv.includes(`--${name}`);
 const F = TRACE_FEATURES.length;
 const PAIRS = [];
 for (let i = 0; i < F; i++) for (let j = i + 1; j < F; j++) PAIRS.push([i, j]);
-const L2 = 1e-3;
+const L2 = 3e-3;
 const STEPS = 3000;
 
 /** The features of each trace's pending call, as the session computes them. */

@@ -27,11 +27,18 @@ export interface ContentScorer {
   passages(text: string): readonly Passage[];
 }
 
-/** A line of a tool result as the session keeps it: its own score, and its window's (the lines packed around it). */
+/** A line of a tool result as the session keeps it: its own score, its window's (the lines packed around it) and its string's. */
 export interface Passage {
   readonly text: string;
   readonly score: number;
   readonly context: number;
+  /**
+   * The score of the innermost string of the carrier that holds the line (a JSON
+   * value, a YAML scalar, an attribute: the reading's segments of 20 bytes to
+   * 2,000), or the line's own score where none does. Optional for scorers written
+   * before it; the session then uses `score`.
+   */
+  readonly segment?: number;
 }
 
 /** A replacement content model: raw logits (the detector calibrates them with `anchors`). */
@@ -75,21 +82,37 @@ export class CoreClassifier implements ContentScorer {
   }
 
   /**
-   * The reading's lines, each with its own score and its window's: where provenance
-   * traces a copied value to. A line, not a window, because a bill's IBAN line next
-   * to an injected paragraph is not the injection; the window's score travels with
-   * it, because an instruction spread over several lines scores as a whole.
+   * The reading's lines, each with its own score, its window's and its string's:
+   * where provenance traces a copied value to. A line, not a window, because a
+   * bill's IBAN line next to an injected paragraph is not the injection; the
+   * window's score travels with it, because an instruction spread over several
+   * lines scores as a whole; and the string's, because a value in the same message
+   * as an instruction ("Visit www.… ." after "please do the following first:") is
+   * the instruction's, where a value in the record's next field is not. A line
+   * shorter than MIN_LINE gets no score of its own (0): the model never scores
+   * such a range alone within a longer text, and a lone key ("id") is no evidence.
    */
   passages(text: string): Passage[] {
-    const reading = readText(text).text;
+    const { text: reading, segments } = readText(text);
+    const strings = new SegmentIndex(segments, (from, to) => this.score(reading.slice(from, to)));
     const w = windowRanges(reading);
     const out: Passage[] = [];
     for (let i = 0; i < w.length; i += 2) {
       const window = reading.slice(w[i], w[i + 1]);
       const context = this.score(window);
-      const lines = window.split('\n').map((l) => l.trim()).filter((l) => l.length > 0);
-      if (lines.length === 1) out.push({ text: lines[0]!, score: context, context });
-      else for (const line of lines) out.push({ text: line, score: this.score(line), context });
+      const lines = lineSpans(reading, w[i]!, w[i + 1]!);
+      if (lines.length === 2) {
+        out.push({ text: reading.slice(lines[0], lines[1]), score: context, context, segment: strings.scoreOf(lines[0]!, lines[1]!) ?? context });
+        continue;
+      }
+      for (let k = 0; k < lines.length; k += 2) {
+        const line = reading.slice(lines[k], lines[k + 1]);
+        // The reading sets a record's punctuation on lines of its own (":", ","):
+        // no value is copied from them, and a session would keep their hashes.
+        if (!WORDLIKE.test(line)) continue;
+        const score = utf8Length(line) < MIN_LINE ? 0 : this.score(line);
+        out.push({ text: line, score, context, segment: strings.scoreOf(lines[k]!, lines[k + 1]!) ?? score });
+      }
     }
     return out;
   }
@@ -112,5 +135,77 @@ export class CoreClassifier implements ContentScorer {
       out.push({ word, weight: ids.length ? sum / ids.length : 0 });
     }
     return out;
+  }
+}
+
+const WORDLIKE = /[\p{L}\p{N}]/u;
+/** Shorter lines are not scored alone (the core's ranges start at 20 bytes: assembly/ranges.ts MIN_LINE). */
+const MIN_LINE = 20;
+/** Longer strings are not one passage's surroundings (the core's MAX_PARAGRAPH). */
+const MAX_SEGMENT = 2000;
+
+function utf8Length(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x80) n += c >= 0x800 && (c < 0xd800 || c > 0xdfff) ? 2 : 1;
+  }
+  return n;
+}
+
+/** The non-blank lines of text[from, to), trimmed, as flattened [start, end) offsets. */
+function lineSpans(text: string, from: number, to: number): number[] {
+  const out: number[] = [];
+  for (let a = from; a < to; ) {
+    let z = text.indexOf('\n', a);
+    if (z < 0 || z > to) z = to;
+    let s = a;
+    let e = z;
+    while (s < e && /\s/.test(text[s]!)) s++;
+    while (e > s && /\s/.test(text[e - 1]!)) e--;
+    if (e > s) out.push(s, e);
+    a = z + 1;
+  }
+  return out;
+}
+
+/**
+ * The innermost segment holding a span, scored once. The reading's segments nest
+ * or are disjoint (inner ones listed first); sorted by start (outer first on a
+ * tie), a stack of the ones open at a position holds the innermost on top. Spans
+ * are asked for in increasing order of start, so one pass serves a whole result.
+ */
+class SegmentIndex {
+  readonly #from: number[] = [];
+  readonly #to: number[] = [];
+  readonly #scores = new Map<number, number>();
+  readonly #open: number[] = [];
+  #next = 0;
+  readonly #score: (from: number, to: number) => number;
+
+  constructor(segments: readonly number[], score: (from: number, to: number) => number) {
+    const order: number[] = [];
+    for (let i = 0; i < segments.length; i += 2) if (segments[i + 1]! - segments[i]! <= MAX_SEGMENT) order.push(i);
+    order.sort((a, b) => segments[a]! - segments[b]! || segments[b + 1]! - segments[a + 1]!);
+    for (const i of order) {
+      this.#from.push(segments[i]!);
+      this.#to.push(segments[i + 1]!);
+    }
+    this.#score = score;
+  }
+
+  /** The score of the innermost segment holding [from, to), or undefined when none does. */
+  scoreOf(from: number, to: number): number | undefined {
+    const open = this.#open;
+    while (this.#next < this.#from.length && this.#from[this.#next]! <= from) open.push(this.#next++);
+    while (open.length > 0 && this.#to[open[open.length - 1]!]! <= from) open.pop();
+    for (let k = open.length - 1; k >= 0; k--) {
+      const i = open[k]!;
+      if (this.#to[i]! < to) continue;
+      let s = this.#scores.get(i);
+      if (s === undefined) this.#scores.set(i, (s = this.#score(this.#from[i]!, this.#to[i]!)));
+      return s;
+    }
+    return undefined;
   }
 }

@@ -36,6 +36,7 @@ interface Source {
   readonly tool?: string;
   readonly score: number;
   readonly context: number; // the score of the window around it
+  readonly segment: number; // the score of the carrier string holding it (its own score where none does)
   readonly result: number; // which tool result it came from (count of results observed before it)
   readonly sets: Set<number>[];
 }
@@ -47,7 +48,7 @@ export interface SessionState {
   readonly calls: number;
   readonly results: number;
   readonly firstRiskyCall: number;
-  readonly sources: readonly { readonly tool?: string; readonly score: number; readonly context: number; readonly result: number; readonly sets: readonly (readonly number[])[] }[];
+  readonly sources: readonly { readonly tool?: string; readonly score: number; readonly context: number; readonly segment?: number; readonly result: number; readonly sets: readonly (readonly number[])[] }[];
   readonly trusted: readonly (readonly number[])[];
   readonly words: readonly (readonly [number, number])[];
   readonly total: number;
@@ -110,7 +111,7 @@ export class IpiSession {
       const added: Source[] = [];
       for (const p of this.#ctx.content.passages(content)) {
         if (Math.max(p.score, p.context) >= LEVELS.medium && this.#firstRiskyCall < 0) this.#firstRiskyCall = this.#calls;
-        added.push({ ...(observation.toolName ? { tool: observation.toolName } : {}), score: p.score, context: p.context, result, sets: shingleSets(p.text) });
+        added.push({ ...(observation.toolName ? { tool: observation.toolName } : {}), score: p.score, context: p.context, segment: p.segment ?? p.score, result, sets: shingleSets(p.text) });
       }
       this.#addSources(added);
     } else {
@@ -137,6 +138,7 @@ export class IpiSession {
     f('copiedUntrusted', prov.copied);
     f('copiedRisk', prov.copiedRisk);
     f('copiedContext', prov.copiedContext);
+    f('copiedSegment', prov.copiedSegment);
     f('argsTrusted', prov.trustedShare);
     f('novelEntity', prov.novel ? 1 : 0);
     const terms = nameTerms(call.name);
@@ -245,7 +247,7 @@ export class IpiSession {
     this.#assertLive();
     return {
       v: 1, id: this.id, calls: this.#calls, results: this.#results, firstRiskyCall: this.#firstRiskyCall,
-      sources: this.#sources.map((s) => ({ ...(s.tool ? { tool: s.tool } : {}), score: s.score, context: s.context, result: s.result, sets: s.sets.map((set) => [...set]) })),
+      sources: this.#sources.map((s) => ({ ...(s.tool ? { tool: s.tool } : {}), score: s.score, context: s.context, segment: s.segment, result: s.result, sets: s.sets.map((set) => [...set]) })),
       trusted: this.#trusted.map((set) => [...set]),
       words: [...this.#counts],
       total: this.#total,
@@ -277,8 +279,8 @@ export class IpiSession {
     session.#total = s.total;
     session.#firstRiskyCall = s.firstRiskyCall;
     session.#addSources(s.sources.map((src, i) => {
-      if (typeof src !== 'object' || src === null || !(src.score >= 0 && src.score <= 1) || !(src.context >= 0 && src.context <= 1) || !Number.isSafeInteger(src.result) || (src.tool !== undefined && typeof src.tool !== 'string') || !Array.isArray(src.sets) || src.sets.length !== MAX_K) bad(`"sources[${i}]" is malformed`);
-      return { ...(src.tool !== undefined ? { tool: src.tool } : {}), score: src.score, context: src.context, result: src.result, sets: src.sets.map((set, k) => new Set(hashes(set, 4096, `"sources[${i}].sets[${k}]"`))) };
+      if (typeof src !== 'object' || src === null || !(src.score >= 0 && src.score <= 1) || !(src.context >= 0 && src.context <= 1) || (src.segment !== undefined && !(src.segment >= 0 && src.segment <= 1)) || !Number.isSafeInteger(src.result) || (src.tool !== undefined && typeof src.tool !== 'string') || !Array.isArray(src.sets) || src.sets.length !== MAX_K) bad(`"sources[${i}]" is malformed`);
+      return { ...(src.tool !== undefined ? { tool: src.tool } : {}), score: src.score, context: src.context, segment: src.segment ?? src.score, result: src.result, sets: src.sets.map((set, k) => new Set(hashes(set, 4096, `"sources[${i}].sets[${k}]"`))) };
     }));
     s.trusted.forEach((set, k) => hashes(set, SESSION_LIMITS.trustedHashes, `"trusted[${k}]"`).forEach((h) => session.#trusted[k]!.add(h)));
     for (const pair of s.words) {
@@ -294,11 +296,12 @@ export class IpiSession {
    * from tool results all the time (paying the IBAN on a bill); what marks an attack
    * is copying from a passage that reads like an injection.
    */
-  #provenance(leaves: readonly { path: string; value: string }[]): { value: number; copied: number; copiedRisk: number; copiedContext: number; trustedShare: number; novel: boolean; detail?: string } {
+  #provenance(leaves: readonly { path: string; value: string }[]): { value: number; copied: number; copiedRisk: number; copiedContext: number; copiedSegment: number; trustedShare: number; novel: boolean; detail?: string } {
     let best = 0;
     let copied = 0;
     let copiedRisk = 0;
     let copiedContext = 0;
+    let copiedSegment = 0;
     let specific = 0;
     let trustedSpecific = 0;
     let novel = false;
@@ -331,6 +334,7 @@ export class IpiSession {
           copied = Math.max(copied, strength);
           copiedRisk = Math.max(copiedRisk, src.score);
           copiedContext = Math.max(copiedContext, src.context);
+          copiedSegment = Math.max(copiedSegment, src.segment);
           const v = src.score * strength;
           if (v > best) {
             best = v;
@@ -341,7 +345,7 @@ export class IpiSession {
       }
     }
     const trustedShare = specific === 0 ? 0 : trustedSpecific / specific;
-    return { value: best, copied, copiedRisk, copiedContext, trustedShare, novel, ...(detail ? { detail } : {}) };
+    return { value: best, copied, copiedRisk, copiedContext, copiedSegment, trustedShare, novel, ...(detail ? { detail } : {}) };
   }
 
   /**

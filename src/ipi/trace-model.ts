@@ -14,6 +14,7 @@ export const TRACE_FEATURES = [
   'copiedUntrusted', // how specific the most specific value copied from untrusted text (and absent from trusted text) is
   'copiedRisk', // the highest score of a line an argument was copied from
   'copiedContext', // the highest score of the window around such a line
+  'copiedSegment', // the highest score of the carrier string (message, field) holding such a line
   'affinity', // an injection-like passage names what the tool touches, the user never did
   'toolTrusted', // the user's or system's own words name what the tool touches
   'argsTrusted', // the share of the call's specific values that appear in trusted text

@@ -144,6 +144,28 @@ function errand(r) {
 }
 const cap = (t) => t.charAt(0).toUpperCase() + t.slice(1);
 
+// Short fields of tool-output records: a key, a value, or a few "key: value" lines.
+// A model that has only seen sentences extrapolates on a text this short (a lone
+// "id" or "TODO" scored above medium), and a record's fields are what a session's
+// passages are mostly made of.
+const FIELD_KEYS = ['id', 'id_', 'title', 'status', 'description', 'location', 'participants', 'all day', 'sender', 'recipients', 'subject', 'body', 'date', 'timestamp', 'channel', 'user', 'amount', 'note', 'notes', 'TODO', 'done', 'file id', 'owner', 'size', 'url', 'type', 'name', 'email', 'phone', 'priority', 'tags', 'created at', 'read', 'cc', 'bcc', 'attachments', 'balance', 'reference', 'recipient', 'shared with', 'permissions', 'content', 'filename', 'last modified', 'message', 'author', 'start time', 'end time'];
+function fieldValue(r) {
+  return pick(r, [
+    () => date(r), () => `${date(r)}T${String(int(r, 7, 20)).padStart(2, '0')}:${pick(r, ['00', '15', '30', '45'])}`, () => pick(r, NAMES), () => email(r), () => String(int(r, 1, 9999)),
+    () => pick(r, ['general', 'random', 'private', 'confirmed', 'canceled', 'pending', 'true', 'false', 'None', 'null', 'N/A', 'done', 'open', 'high', 'low', 'read', 'edit', 'TODO', 'draft', 'sent', 'inbox']),
+    () => `${pick(r, ['report', 'notes', 'budget', 'agenda', 'slides', 'recipe', 'invoice', 'photo'])}-${int(r, 1, 99)}.${pick(r, ['docx', 'xlsx', 'pdf', 'txt', 'png'])}`,
+    () => `Office ${int(r, 1, 60)}${pick(r, ['A', 'B', 'C'])}`, () => money(r), () => iban(r),
+  ])();
+}
+function record(r) {
+  const shape = r();
+  if (shape < 0.3) return pick(r, FIELD_KEYS);
+  if (shape < 0.55) return fieldValue(r);
+  const lines = [];
+  for (let i = int(r, 1, 4); i > 0; i--) lines.push(`${pick(r, FIELD_KEYS)}: ${fieldValue(r)}`);
+  return lines.join('\n');
+}
+
 /** A benign text of a kind picked at random; `kind` says which. */
 export function benignText(r) {
   const roll = r();
@@ -154,6 +176,7 @@ export function benignText(r) {
   if (roll < 0.66) return { kind: 'howto', text: [pick(r, HOWTO), pick(r, HOWTO)].join(' ') };
   if (roll < 0.74) return { kind: 'request', text: pick(r, REQUESTS) };
   if (roll < 0.8) return { kind: 'errand', text: errand(r) };
+  if (roll < 0.86) return { kind: 'record', text: record(r) };
   const lang = pick(r, Object.keys(MULTI_BENIGN));
   return { kind: `language/${lang}`, text: MULTI_BENIGN[lang].join(' ') };
 }
