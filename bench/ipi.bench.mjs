@@ -53,6 +53,12 @@ const rows = [
   [`inspect, 4 KiB table of ${table4k.split('\n').length} lines`, percentiles(() => detector.inspect(table4k), 3000), 250],
   ['assess, 4 KiB arguments, 5 observed results', percentiles(() => session.evaluate(call), 3000), 500],
   ['assess after 10,000 calls in one session', percentiles(() => long.evaluate({ name: 'send_email', arguments: { to: 'ops@example.com', body: 'Inventory report attached.' } }), 3000), 500],
+  // Last: it leaves the most garbage behind.
+  ['observe a 4 KiB JSON tool result (new session each time)', percentiles(() => {
+    const s = detector.session('observe');
+    s.observe({ role: 'tool', toolName: 'search', content: json4k });
+    s.end();
+  }, 1000), 1000],
 ];
 const content = statSync(new URL('../models/ipi-content.f32', import.meta.url)).size;
 const onnx = statSync(new URL('../models/ipi-content.onnx', import.meta.url)).size;
