@@ -59,7 +59,7 @@ export function bagOf(text) {
 }
 
 function fit(rows) {
-  const weights = weigh(rows);
+  const weights = weigh(rows).map((w, i) => (rows[i].label === 0 && USER_TURN_SOURCES.includes(rows[i].source) ? w * USER_TURN_WEIGHT : w));
   return train(pack(rows.map((r, i) => ({ bags: r.bags, label: r.label, weight: weights[i] }))), { buckets: BUCKETS, ...TRAINING });
 }
 
@@ -75,6 +75,15 @@ function scoreAll(model, rows) {
  * do not set its levels; their flag rates at each level are reported all the same.
  */
 export const USER_TURN_SOURCES = ['notinject', 'wildguard'];
+/**
+ * Their benign texts weigh half as negatives in training: a request a user types
+ * ("please email the report to …") is what an injection in a tool result says, so
+ * at full weight they taught the model that a plain request is benign. Held out,
+ * half weight raised the pooled AUROC of every injection source (asb 0.55 → 0.60,
+ * bipia 0.62 → 0.65, garak 0.84 → 0.87); leaving them out altogether cost the
+ * canonical families a quarter of their placements (models/README.md).
+ */
+export const USER_TURN_WEIGHT = 0.5;
 
 /**
  * Logits at the level false-positive rates of the benign pool: every tool-output

@@ -34,8 +34,8 @@ export interface Passage {
   readonly context: number;
   /**
    * The score of the innermost string of the carrier that holds the line (a JSON
-   * value, a YAML scalar, an attribute: the reading's segments of 20 bytes to
-   * 2,000), or the line's own score where none does. Optional for scorers written
+   * value, a YAML scalar, an attribute: the reading's segments, from 20 bytes up
+   * to 2,000 characters), or the line's own score where none does. Optional for scorers written
    * before it; the session then uses `score`.
    */
   readonly segment?: number;
@@ -141,7 +141,7 @@ export class CoreClassifier implements ContentScorer {
 const WORDLIKE = /[\p{L}\p{N}]/u;
 /** Shorter lines are not scored alone (the core's ranges start at 20 bytes: assembly/ranges.ts MIN_LINE). */
 const MIN_LINE = 20;
-/** Longer strings are not one passage's surroundings (the core's MAX_PARAGRAPH). */
+/** Longer strings are not one passage's surroundings (in UTF-16 units; the core's MAX_PARAGRAPH is 2,000 bytes). */
 const MAX_SEGMENT = 2000;
 
 function utf8Length(s: string): number {
