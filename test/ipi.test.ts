@@ -192,6 +192,19 @@ describe('hooks and guardTool', () => {
     expect(sent).toBe(0);
     await expect(sendEmail({ to: 'bob@example.org' })).resolves.toBe('sent');
   });
+
+  it('guardTool on a session that ended refuses before the tool runs, and withholds a result no session saw', async () => {
+    const d = new IpiDetector({ mode: 'block', env: {}, classifier: fixed(() => 0) });
+    let ran = 0;
+    const ended = d.session('gone');
+    ended.end();
+    await expect(guardTool('read_email', async () => (ran++, INJECTED), ended)({})).rejects.toMatchObject({ code: 'destroyed' });
+    expect(ran).toBe(0);
+    const live = d.session('live');
+    const endsWhileRunning = guardTool('read_email', async () => (ran++, live.end(), INJECTED), live);
+    await expect(endsWhileRunning({})).rejects.toMatchObject({ code: 'destroyed' });
+    expect(ran).toBe(1);
+  });
 });
 
 describe('windows', () => {

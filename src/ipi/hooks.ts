@@ -53,7 +53,9 @@ export function registerIpiHook(registry: Pick<HookRegistry, 'register'>, detect
 /**
  * Wrap a tool function: each call is assessed first (a blocked call throws
  * IpiBlockedError and the tool never runs) and its result is observed as
- * untrusted content.
+ * untrusted content. A session that has ended (dropped as idle, say) makes the
+ * wrapper throw ParapetStateError `destroyed`: before the tool runs, or, if it
+ * ended while the tool ran, instead of returning a result no session has seen.
  */
 export function guardTool<A, R>(name: string, fn: (args: A) => R | Promise<R>, session: DetectorSession): (args: A) => Promise<R> {
   return async (args: A) => {
