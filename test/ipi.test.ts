@@ -181,6 +181,20 @@ describe('hooks and guardTool', () => {
     expect(order).toEqual(['logger', 'late']);
   });
 
+  it('session-end for an id the detector does not hold creates nothing and evicts no live session', async () => {
+    const registry = new HookRegistry();
+    const d = new IpiDetector({ mode: 'block', env: {}, maxSessions: 1 });
+    registerIpiHook(registry, d);
+    await registry.run('post-tool-call', { sessionId: 'a', toolName: 'read_email', result: INJECTED });
+    await registry.run('session-end', { sessionId: 'never-seen' });
+    expect(d.sessionCount).toBe(1);
+    expect(d.endSession('never-seen')).toBe(false);
+    const vetoed = await registry.run('pre-tool-call', { sessionId: 'a', call: { name: 'send_email', arguments: { to: 'archive@evil-mail.example' } } });
+    expect(vetoed.vetoed).toBe(true);
+    await registry.run('session-end', { sessionId: 'a' });
+    expect(d.sessionCount).toBe(0);
+  });
+
   it('guardTool refuses before the tool runs and observes what the tool returns', async () => {
     const d = new IpiDetector({ mode: 'block', env: {} });
     const session = d.session('g');

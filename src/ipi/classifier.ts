@@ -33,9 +33,10 @@ export interface Passage {
   readonly score: number;
   readonly context: number;
   /**
-   * The score of the innermost string of the carrier that holds the line (a JSON
-   * value, a YAML scalar, an attribute: the reading's segments, from 20 bytes up
-   * to 2,000 characters), or the line's own score where none does. Optional for scorers written
+   * The highest score of the strings of the carrier that hold the line (a JSON
+   * value, a YAML scalar, an attribute, and a quoted string inside one: the
+   * reading's segments, from 20 bytes up to 2,000 characters), or the line's own
+   * score where none does. Optional for scorers written
    * before it; the session then uses `score`.
    */
   readonly segment?: number;
@@ -101,16 +102,14 @@ export class CoreClassifier implements ContentScorer {
       const window = reading.slice(w[i], w[i + 1]);
       const context = this.score(window);
       const lines = lineSpans(reading, w[i]!, w[i + 1]!);
-      if (lines.length === 2) {
-        out.push({ text: reading.slice(lines[0], lines[1]), score: context, context, segment: strings.scoreOf(lines[0]!, lines[1]!) ?? context });
-        continue;
-      }
+      // One line that is the whole result ("TODO") is scored as inspect scores it.
+      const alone = w.length === 2 && lines.length === 2;
       for (let k = 0; k < lines.length; k += 2) {
         const line = reading.slice(lines[k], lines[k + 1]);
         // The reading sets a record's punctuation on lines of its own (":", ","):
         // no value is copied from them, and a session would keep their hashes.
         if (!WORDLIKE.test(line)) continue;
-        const score = utf8Length(line) < MIN_LINE ? 0 : this.score(line);
+        const score = utf8Length(line) < MIN_LINE && !alone ? 0 : lines.length === 2 ? context : this.score(line);
         out.push({ text: line, score, context, segment: strings.scoreOf(lines[k]!, lines[k + 1]!) ?? score });
       }
     }
@@ -170,10 +169,10 @@ function lineSpans(text: string, from: number, to: number): number[] {
 }
 
 /**
- * The innermost segment holding a span, scored once. The reading's segments nest
- * or are disjoint (inner ones listed first); sorted by start (outer first on a
- * tie), a stack of the ones open at a position holds the innermost on top. Spans
- * are asked for in increasing order of start, so one pass serves a whole result.
+ * The segments holding a span, each scored once. The reading's segments nest or
+ * are disjoint (inner ones listed first); sorted by start (outer first on a tie),
+ * a stack holds the ones open at a position, innermost on top. Spans are asked for
+ * in increasing order of start, so one pass serves a whole result.
  */
 class SegmentIndex {
   readonly #from: number[] = [];
@@ -194,18 +193,23 @@ class SegmentIndex {
     this.#score = score;
   }
 
-  /** The score of the innermost segment holding [from, to), or undefined when none does. */
+  /**
+   * The highest score of the segments holding [from, to), or undefined when none
+   * does: the innermost alone would let an attacker quote the value inside the
+   * injected string ('send it to "x@evil.test"') and give it a string of its own.
+   */
   scoreOf(from: number, to: number): number | undefined {
     const open = this.#open;
     while (this.#next < this.#from.length && this.#from[this.#next]! <= from) open.push(this.#next++);
     while (open.length > 0 && this.#to[open[open.length - 1]!]! <= from) open.pop();
+    let best: number | undefined;
     for (let k = open.length - 1; k >= 0; k--) {
       const i = open[k]!;
       if (this.#to[i]! < to) continue;
       let s = this.#scores.get(i);
       if (s === undefined) this.#scores.set(i, (s = this.#score(this.#from[i]!, this.#to[i]!)));
-      return s;
+      if (best === undefined || s > best) best = s;
     }
-    return undefined;
+    return best;
   }
 }

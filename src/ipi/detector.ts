@@ -84,7 +84,9 @@ export class IpiDetector {
     mode: () => this.mode,
     touch: (s) => this.#touch(s),
     decide: (s, call) => this.#decide(s, call),
-    forget: (id) => this.#sessions.delete(id),
+    // Only the session this handle holds: after a resume or a new session of the
+    // same id, ending an old handle must not drop the live one.
+    forget: (s) => void (this.#sessions.get(s.id) === s && this.#sessions.delete(s.id)),
   };
 
   constructor(options: IpiDetectorOptions = {}) {
@@ -134,6 +136,20 @@ export class IpiDetector {
   /** Sessions currently held (ended ones are dropped). Always 0 in mode off. */
   get sessionCount(): number {
     return this.#sessions.size;
+  }
+
+  /**
+   * End the session held under `id`, if any, without creating one (what a
+   * session-end hook needs: creating a session only to end it could evict a live
+   * one). Returns whether a session was held.
+   */
+  endSession(id: string): boolean {
+    if (typeof id !== 'string' || id.length === 0) throw new ParapetTypeError(`"id" must be a non-empty string`);
+    const s = this.#sessions.get(id);
+    if (s === undefined) return false;
+    s.end();
+    this.#sessions.delete(id);
+    return true;
   }
 
   /** The session `id`, created on first use. In mode off nothing is kept: each handle is inert. */
@@ -212,7 +228,7 @@ interface DetectorHands {
   mode(): IpiMode;
   touch(s: IpiSession): void;
   decide(s: IpiSession | undefined, call: ToolCall): Promise<IpiRisk>;
-  forget(id: string): void;
+  forget(s: IpiSession): void;
 }
 
 /** A session handle: observe what the agent sees, assess what it wants to do. */
@@ -269,6 +285,6 @@ export class DetectorSession {
   end(): void {
     if (this.inner === undefined) return;
     this.inner.end();
-    this.detector.forget(this.inner.id);
+    this.detector.forget(this.inner);
   }
 }

@@ -45,7 +45,7 @@ export function registerIpiHook(registry: Pick<HookRegistry, 'register'>, detect
       },
       { name: 'parapet-ipi-observe', priority: 100 },
     ),
-    registry.register<{ sessionId: string }>('session-end', ({ sessionId }) => detector.session(sessionId).end(), { name: 'parapet-ipi-end', priority: 100, onFailure: 'continue' }),
+    registry.register<{ sessionId: string }>('session-end', ({ sessionId }) => void detector.endSession(sessionId), { name: 'parapet-ipi-end', priority: 100, onFailure: 'continue' }),
   ];
   return () => offs.forEach((off) => off());
 }

@@ -279,7 +279,7 @@ export class IpiSession {
     session.#total = s.total;
     session.#firstRiskyCall = s.firstRiskyCall;
     session.#addSources(s.sources.map((src, i) => {
-      if (typeof src !== 'object' || src === null || !(src.score >= 0 && src.score <= 1) || !(src.context >= 0 && src.context <= 1) || (src.segment !== undefined && !(src.segment >= 0 && src.segment <= 1)) || !Number.isSafeInteger(src.result) || (src.tool !== undefined && typeof src.tool !== 'string') || !Array.isArray(src.sets) || src.sets.length !== MAX_K) bad(`"sources[${i}]" is malformed`);
+      if (typeof src !== 'object' || src === null || !unit(src.score) || !unit(src.context) || (src.segment !== undefined && !unit(src.segment)) || !Number.isSafeInteger(src.result) || (src.tool !== undefined && typeof src.tool !== 'string') || !Array.isArray(src.sets) || src.sets.length !== MAX_K) bad(`"sources[${i}]" is malformed`);
       return { ...(src.tool !== undefined ? { tool: src.tool } : {}), score: src.score, context: src.context, segment: src.segment ?? src.score, result: src.result, sets: src.sets.map((set, k) => new Set(hashes(set, 4096, `"sources[${i}].sets[${k}]"`))) };
     }));
     s.trusted.forEach((set, k) => hashes(set, SESSION_LIMITS.trustedHashes, `"trusted[${k}]"`).forEach((h) => session.#trusted[k]!.add(h)));
@@ -302,6 +302,7 @@ export class IpiSession {
     let copiedRisk = 0;
     let copiedContext = 0;
     let copiedSegment = 0;
+    let detailRisk = -1;
     let specific = 0;
     let trustedSpecific = 0;
     let novel = false;
@@ -335,10 +336,13 @@ export class IpiSession {
           copiedRisk = Math.max(copiedRisk, src.score);
           copiedContext = Math.max(copiedContext, src.context);
           copiedSegment = Math.max(copiedSegment, src.segment);
-          const v = src.score * strength;
-          if (v > best) {
-            best = v;
-            detail = `${path} = ${JSON.stringify(candidate.slice(0, 80))} comes from ${src.tool ?? 'a tool result'} (that passage scores ${src.score.toFixed(2)})`;
+          best = Math.max(best, src.score * strength);
+          // The reason names the riskiest source by any of its scores: a value on a
+          // short line of its own has none, its string or window may.
+          const risk = Math.max(src.score, src.segment, src.context) * strength;
+          if (risk > detailRisk) {
+            detailRisk = risk;
+            detail = `${path} = ${JSON.stringify(candidate.slice(0, 80))} comes from ${src.tool ?? 'a tool result'} (that line scores ${src.score.toFixed(2)}, its string ${src.segment.toFixed(2)}, its window ${src.context.toFixed(2)})`;
           }
         }
         if (!seen && strength === 1 && found.includes(candidate)) novel = true;
@@ -401,6 +405,11 @@ export class IpiSession {
     if (!this.#ctx.hiddenReference) return 0;
     return this.#ctx.hiddenReference.score(state);
   }
+}
+
+/** A score as state may hold it: a number in [0, 1] (not a string, boolean or array that coerces to one). */
+function unit(x: unknown): boolean {
+  return typeof x === 'number' && x >= 0 && x <= 1;
 }
 
 /** Add hashes to a bounded set: once full, new hashes are not kept (the oldest stay: a session's opening prompt matters most). */
@@ -475,6 +484,8 @@ const REASON_TEXT: Partial<Record<(typeof TRACE_FEATURES)[number], (d: ReasonDet
   content: (d) => ({ code: 'content', message: `the call's own input reads like an injection (${d.content.toFixed(2)})` }),
   provenance: (d) => ({ code: 'provenance', message: `an argument was copied from untrusted content: ${d.prov.detail ?? ''}` }),
   copiedRisk: (d) => ({ code: 'provenance', message: `an argument was copied from untrusted content: ${d.prov.detail ?? ''}` }),
+  copiedContext: (d) => ({ code: 'provenance', message: `an argument was copied from next to an injection-like passage: ${d.prov.detail ?? ''}` }),
+  copiedSegment: (d) => ({ code: 'provenance', message: `an argument was copied from a message or field that reads like an injection: ${d.prov.detail ?? ''}` }),
   affinity: (d) => ({ code: 'tool-affinity', message: d.affinity.detail ?? 'the tool is what an injection-like passage asks for' }),
   sessionRisk: (d) => ({ code: 'after-injection', message: `the session has read an injection-like passage (${d.sessionRisk.toFixed(2)})` }),
   recentRisk: () => ({ code: 'after-injection', message: 'the latest tool result reads like an injection' }),
