@@ -6,7 +6,7 @@ import { featurize } from '../bindings/text.js';
 import { scaleLogit, type Anchors } from './calibration.js';
 import { assertAnchors } from './checks.js';
 import { MODEL_META, MODEL_WEIGHTS_BASE64 } from './model.generated.js';
-import { windowRanges } from './windows.js';
+import { isWhitespace, windowRanges } from './windows.js';
 
 /**
  * The embedded content weights, decoded afresh (a caller may keep or change its copy).
@@ -160,8 +160,8 @@ function lineSpans(text: string, from: number, to: number): number[] {
     if (z < 0 || z > to) z = to;
     let s = a;
     let e = z;
-    while (s < e && /\s/.test(text[s]!)) s++;
-    while (e > s && /\s/.test(text[e - 1]!)) e--;
+    while (s < e && isWhitespace(text.charCodeAt(s))) s++;
+    while (e > s && isWhitespace(text.charCodeAt(e - 1))) e--;
     if (e > s) out.push(s, e);
     a = z + 1;
   }

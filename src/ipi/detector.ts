@@ -148,7 +148,7 @@ export class IpiDetector {
     const s = this.#sessions.get(id);
     if (s === undefined) return false;
     s.end();
-    this.#sessions.delete(id);
+    this.#hands.forget(s);
     return true;
   }
 

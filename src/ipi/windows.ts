@@ -97,7 +97,7 @@ function isHighSurrogate(c: number): boolean {
 }
 
 /** What String.prototype.trim removes and /\s/ matches: WhiteSpace and LineTerminator. */
-function isWhitespace(c: number): boolean {
+export function isWhitespace(c: number): boolean {
   if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
   if (c < 0xa0) return false;
   return (
