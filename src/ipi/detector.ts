@@ -1,4 +1,4 @@
-import { assertInteger, assertOptions, describe, ParapetError, ParapetRangeError, ParapetTypeError } from '../bindings/errors.js';
+import { assertInteger, assertOptions, describe, ParapetError, ParapetRangeError, ParapetStateError, ParapetTypeError } from '../bindings/errors.js';
 import { DiagonalGaussian, type DiagonalGaussianState } from '../bindings/stats.js';
 import { levelOf } from './calibration.js';
 import { assertObservation, assertToolCall } from './checks.js';
@@ -18,10 +18,19 @@ export interface IpiDetectorOptions {
   readonly classifier?: ContentScorer;
   /** Replaces the embedded trace model (`assess`'s decision): scores a call's features (`TRACE_FEATURES`) on the detector's scale. */
   readonly traceModel?: TraceScorer;
-  /** Sessions not used for this long are dropped (their state is gone; `session(id)` starts afresh). Default 1 hour. */
+  /**
+   * Sessions not used for this long are dropped. A dropped session that had read
+   * tool results is not restarted empty: `session(id)` refuses it (ParapetStateError
+   * `session-dropped`) until `resume(state)` or `endSession(id)`. Default 1 hour.
+   */
   readonly sessionIdleMs?: number;
-  /** Most sessions held at once; the least recently used is dropped beyond it. Default 10,000. */
+  /** Most sessions held at once; the least recently used is dropped beyond it, as if idle. Default 10,000. */
   readonly maxSessions?: number;
+  /**
+   * Called with a session's state as it is dropped (idle or beyond `maxSessions`),
+   * so the host can keep it for `resume`. A throw is ignored: the id stays refused.
+   */
+  readonly onSessionDropped?: (state: SessionState) => void;
   /** hil mode: asked to approve each flagged call; true allows. A throw, a false or a timeout blocks. */
   readonly onApproval?: (risk: IpiRisk, call: ToolCall, sessionId: string) => boolean | Promise<boolean>;
   /** hil mode: how long to wait for `onApproval`. Default 60 s. */
@@ -79,6 +88,13 @@ export class IpiDetector {
   readonly #approvalTimeoutMs: number;
   readonly #idleMs: number;
   readonly #maxSessions: number;
+  readonly #onDropped: IpiDetectorOptions['onSessionDropped'];
+  /**
+   * Ids of dropped sessions that had read tool results, oldest first, at most
+   * `maxSessions`: starting one afresh would judge its next call without what it
+   * read, which fails open.
+   */
+  readonly #dropped = new Set<string>();
   /** What a session handle may do to its detector; not on the prototype, so not part of the API. */
   readonly #hands: DetectorHands = {
     mode: () => this.mode,
@@ -92,7 +108,9 @@ export class IpiDetector {
   constructor(options: IpiDetectorOptions = {}) {
     assertOptions(options);
     if (options.env !== undefined) assertOptions(options.env, 'env');
-    if (options.onApproval !== undefined && typeof options.onApproval !== 'function') throw new ParapetTypeError(`"onApproval" must be a function, got ${describe(options.onApproval)}`);
+    for (const k of ['onApproval', 'onSessionDropped'] as const) {
+      if (options[k] !== undefined && typeof options[k] !== 'function') throw new ParapetTypeError(`"${k}" must be a function, got ${describe(options[k])}`);
+    }
     for (const k of ['classifier', 'traceModel', 'probe'] as const) {
       const v = options[k] as { score?: unknown } | undefined;
       if (v !== undefined && (typeof v !== 'object' || v === null || (k !== 'probe' && typeof v.score !== 'function'))) throw new ParapetTypeError(`"${k}" must be an object with a score method, got ${describe(v)}`);
@@ -112,6 +130,7 @@ export class IpiDetector {
       throw new ParapetTypeError('mode hil needs an "onApproval" callback: without one every flagged call would be refused unseen');
     }
     this.#onApproval = options.onApproval;
+    this.#onDropped = options.onSessionDropped;
     const ref = options.hiddenReference;
     // The models are only built when something will use them: mode off costs nothing.
     const off = this.mode === 'off';
@@ -141,18 +160,22 @@ export class IpiDetector {
   /**
    * End the session held under `id`, if any, without creating one (what a
    * session-end hook needs: creating a session only to end it could evict a live
-   * one). Returns whether a session was held.
+   * one), and lift the refusal of a dropped one. Returns whether either was held.
    */
   endSession(id: string): boolean {
     if (typeof id !== 'string' || id.length === 0) throw new ParapetTypeError(`"id" must be a non-empty string`);
     const s = this.#sessions.get(id);
-    if (s === undefined) return false;
+    if (s === undefined) return this.#dropped.delete(id);
     s.end();
     this.#hands.forget(s);
     return true;
   }
 
-  /** The session `id`, created on first use. In mode off nothing is kept: each handle is inert. */
+  /**
+   * The session `id`, created on first use. In mode off nothing is kept: each
+   * handle is inert. Throws ParapetStateError `session-dropped` for a session that
+   * was dropped after reading tool results (see `sessionIdleMs`).
+   */
   session(id: string): DetectorSession {
     if (typeof id !== 'string' || id.length === 0) throw new ParapetTypeError(`"id" must be a non-empty string`);
     // Off must cost nothing, memory included: a host that opens a session per
@@ -160,6 +183,9 @@ export class IpiDetector {
     if (this.mode === 'off') return new DetectorSession(this.#hands, undefined, id);
     let s = this.#sessions.get(id);
     if (!s || s.ended) {
+      if (this.#dropped.has(id)) {
+        throw new ParapetStateError(`session "${id}" was dropped (idle for sessionIdleMs, or beyond maxSessions) after it had read tool results: its calls cannot be judged without them. resume(state) it from saved state (see onSessionDropped), or endSession(id) to start it afresh`, 'session-dropped');
+      }
       s = new IpiSession(id, this.#ctx);
       this.#hold(s);
     }
@@ -171,6 +197,7 @@ export class IpiDetector {
     const s = IpiSession.fromJSON(state, this.#ctx);
     if (this.mode === 'off') return new DetectorSession(this.#hands, undefined, s.id);
     this.#sessions.get(s.id)?.end();
+    this.#dropped.delete(s.id);
     this.#hold(s);
     return new DetectorSession(this.#hands, s);
   }
@@ -184,9 +211,27 @@ export class IpiDetector {
     // Map order is insertion order and every use re-inserts: the first entries are the stalest.
     for (const [id, old] of this.#sessions) {
       if (this.#sessions.size <= this.#maxSessions && now - old.lastUsed < this.#idleMs) break;
-      old.end();
       this.#sessions.delete(id);
+      this.#drop(old);
     }
+  }
+
+  /** End a session the detector no longer holds room or time for, keeping its id refused if it read tool results. */
+  #drop(s: IpiSession): void {
+    if (s.readUntrusted) {
+      this.#dropped.delete(s.id);
+      this.#dropped.add(s.id);
+      // Bounded like the sessions themselves; the oldest refusal goes first.
+      if (this.#dropped.size > this.#maxSessions) this.#dropped.delete(this.#dropped.values().next().value!);
+      if (this.#onDropped) {
+        try {
+          this.#onDropped(s.toJSON());
+        } catch {
+          // The host failed to keep it: the id stays refused, which is the safe side.
+        }
+      }
+    }
+    s.end();
   }
 
   /** A session was used: it moves to the back of the eviction order. */

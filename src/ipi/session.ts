@@ -96,6 +96,11 @@ export class IpiSession {
     return this.#calls;
   }
 
+  /** Whether the session holds passages of tool results: what starting it afresh would lose. */
+  get readUntrusted(): boolean {
+    return this.#sources.length > 0;
+  }
+
   get ended(): boolean {
     return this.#ended;
   }
