@@ -44,8 +44,9 @@ describe('carrier-invariant reading', () => {
         }
       }
     }
-    // Floor: a search result flattens its snippet to one line, so a fake chat
-    // transcript's "User:" header no longer starts a line (models/README.md).
+    // Floor: a fake two-line chat transcript scores as a pair (0.70); in a search
+    // result no range holds just the pair, the result's title and address join its
+    // paragraph, and each line alone scores about 0.3 (models/README.md).
     expect(lowered.length, lowered.slice(0, 20).join('\n')).toBeLessThanOrEqual(LOWERED_FLOOR);
   });
 
