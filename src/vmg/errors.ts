@@ -5,7 +5,7 @@ import { ParapetError } from '../bindings/errors.js';
  * union, so a code cannot be added without being described here, and the test
  * that throws each one (test/vmg-errors.test.ts) finds a code nothing throws.
  */
-export const MEMORY_STORE_ERROR_CODES = {
+export const MEMORY_STORE_ERROR_CODES = Object.freeze({
   'version-conflict': '`expectedVersion` did not match: someone else wrote first (VersionConflictError)',
   immutable: 'the key holds an immutable record: the overwrite, rollback or forget was refused and logged (ImmutableRecordError)',
   'not-found': 'no such key or version, nothing to quarantine or promote, or no store at the path a read-only backend was given',
@@ -21,7 +21,7 @@ export const MEMORY_STORE_ERROR_CODES = {
   closed: 'the store or its backend was used after close()',
   'transaction-ended': 'a backend transaction handle was used after its transaction ended',
   'transaction-nested': 'a backend transaction was started inside another on the same backend',
-} as const satisfies Record<string, string>;
+} as const satisfies Record<string, string>);
 
 export type MemoryStoreErrorCode = keyof typeof MEMORY_STORE_ERROR_CODES;
 

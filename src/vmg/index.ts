@@ -10,7 +10,7 @@ export { VmgMemoryStore, type OpenOptions, type PutOptions, type GetOptions, typ
 export { MemoryBackend } from './backend.js';
 /** The extension API for storage backends (decision 45). */
 export type { StorageBackend, BackendTx, IndexValue } from './backend.js';
-export { MemoryStoreError, VersionConflictError, ImmutableRecordError, type MemoryStoreErrorCode } from './errors.js';
+export { MemoryStoreError, VersionConflictError, ImmutableRecordError, MEMORY_STORE_ERROR_CODES, type MemoryStoreErrorCode } from './errors.js';
 export type {
   StoreVerification, StoreReport, StoreVerifyCode, StoreProblem, EntryReport, EntryReason, EntryStatus, AgainstResult,
 } from './verify-store.js';
