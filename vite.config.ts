@@ -53,6 +53,7 @@ export default defineConfig({
     // The NIST Monte Carlo and 10^6-value statistics tests take a few seconds.
     testTimeout: 60_000,
     pool: 'threads',
+    globalSetup: ['test/helpers/tmpdir.ts'],
     // `npm test` runs both; `npm run test:unit` only the first (test/projects.ts says which is which).
     projects: [
       { extends: true, test: { name: 'unit', include: UNIT_TESTS } },

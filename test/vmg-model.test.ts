@@ -3,17 +3,21 @@
 // and `get` match the model, refusals are the typed errors the rules give, and
 // the log verifies at the end.
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ImmutableRecordError, init, MemoryBackend, MemoryStoreError, VmgMemoryStore, type StorageBackend } from '../src/vmg/index.js';
 import 'fake-indexeddb/auto';
 import { SqliteBackend } from '../src/vmg/sqlite.js';
 import { IndexedDbBackend } from '../src/vmg/indexeddb.js';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 await init();
 let idb = 0;
+// One directory for every database the runs open, removed at the end: a property run opens hundreds.
+const scratch = mkdtempSync(join(tmpdir(), 'parapet-model-'));
+let dbs = 0;
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 type Policy = 'ephemeral' | 'session' | 'persistent' | 'immutable';
 interface Version { value: number; policy: Policy; quarantined: boolean; erased: boolean; session: string }
@@ -111,7 +115,7 @@ async function run(store: Map<string, VmgMemoryStore>, session: string, o: Op): 
 async function check(backend: StorageBackend, runs: number): Promise<void> {
   await fc.assert(
     fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 25 }), async (ops) => {
-      const file = join(mkdtempSync(join(tmpdir(), 'parapet-model-')), 'm.db');
+      const file = join(scratch, `m-${++dbs}.db`);
       const b =
         backend instanceof SqliteBackend ? new SqliteBackend(file)
         : backend instanceof IndexedDbBackend ? await IndexedDbBackend.open(`model-${++idb}`, { locks: null })
@@ -160,7 +164,7 @@ async function check(backend: StorageBackend, runs: number): Promise<void> {
 
 describe('the memory store against a model of its rules (property)', () => {
   it('on MemoryBackend', async () => check(new MemoryBackend(), Number(process.env.MODEL_RUNS ?? 300)), 600_000);
-  it('on SqliteBackend', async () => check(new SqliteBackend(join(mkdtempSync(join(tmpdir(), 'parapet-model-')), 'x.db')), Number(process.env.MODEL_RUNS_SQLITE ?? 40)), 120_000);
+  it('on SqliteBackend', async () => check(new SqliteBackend(join(scratch, 'x.db')), Number(process.env.MODEL_RUNS_SQLITE ?? 40)), 120_000);
   it('on IndexedDbBackend', async () => check(await IndexedDbBackend.open('model-0', { locks: null }), 40), 120_000);
 });
 
