@@ -92,6 +92,9 @@ export class CoreClassifier implements ContentScorer {
    * the instruction's, where a value in the record's next field is not. A line
    * shorter than MIN_LINE gets no score of its own (0): the model never scores
    * such a range alone within a longer text, and a lone key ("id") is no evidence.
+   * Nor does a line of one ASCII token (an IBAN, a URL, an address on its own line):
+   * a value is not an instruction; the window and the string it sits in say
+   * whether it was asked for.
    */
   passages(text: string): Passage[] {
     const { text: reading, segments } = readText(text);
@@ -109,7 +112,7 @@ export class CoreClassifier implements ContentScorer {
         // The reading sets a record's punctuation on lines of its own (":", ","):
         // no value is copied from them, and a session would keep their hashes.
         if (!WORDLIKE.test(line)) continue;
-        const score = utf8Length(line) < MIN_LINE && !alone ? 0 : lines.length === 2 ? context : this.score(line);
+        const score = (utf8Length(line) < MIN_LINE || isOneToken(line)) && !alone ? 0 : lines.length === 2 ? context : this.score(line);
         out.push({ text: line, score, context, segment: strings.scoreOf(lines[k]!, lines[k + 1]!) ?? score });
       }
     }
@@ -142,6 +145,19 @@ const WORDLIKE = /[\p{L}\p{N}]/u;
 const MIN_LINE = 20;
 /** Longer strings are not one passage's surroundings (in UTF-16 units; the core's MAX_PARAGRAPH is 2,000 bytes). */
 const MAX_SEGMENT = 2000;
+
+/**
+ * Whether a trimmed line is one token of printable ASCII (an IBAN, a URL, an
+ * address, an id): a value rather than a sentence. ASCII only, because Chinese,
+ * Japanese or Thai write whole sentences without a blank.
+ */
+function isOneToken(line: string): boolean {
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c <= 0x20 || c >= 0x7f) return false;
+  }
+  return true;
+}
 
 function utf8Length(s: string): number {
   let n = s.length;
