@@ -48,6 +48,8 @@ export interface SessionState {
   readonly calls: number;
   readonly results: number;
   readonly firstRiskyCall: number;
+  /** The highest passage score the session ever read (passages may have been dropped since); optional in state written before it. */
+  readonly peakRisk?: number;
   readonly sources: readonly { readonly tool?: string; readonly score: number; readonly context: number; readonly segment?: number; readonly result: number; readonly sets: readonly (readonly number[])[] }[];
   readonly trusted: readonly (readonly number[])[];
   readonly words: readonly (readonly [number, number])[];
@@ -74,6 +76,7 @@ export class IpiSession {
   readonly #held: Map<number, number>[] = [new Map(), new Map(), new Map()];
   #risky: Source[] = [];
   #sessionRisk = 0;
+  #peakRisk = 0;
   #recentRisk = 0;
   readonly #trusted: Set<number>[] = [new Set(), new Set(), new Set()];
   readonly #baseline: RunningStats;
@@ -198,12 +201,26 @@ export class IpiSession {
     };
   }
 
-  /** Append sources, evicting the oldest beyond SESSION_LIMITS.sources, and keep the derived index in step. */
+  /**
+   * Append sources and keep the derived index in step. Beyond SESSION_LIMITS.sources
+   * the calm ones go first (below \`low\` by every score), oldest first, then the
+   * oldest: otherwise one long result could push its own injection out of the
+   * session with a thousand harmless lines after it.
+   */
   #addSources(added: readonly Source[]): void {
-    for (const src of added) this.#sources.push(src);
+    for (const src of added) {
+      this.#sources.push(src);
+      this.#peakRisk = Math.max(this.#peakRisk, src.score, src.context);
+    }
     const over = this.#sources.length - SESSION_LIMITS.sources;
-    const evicted = over > 0 ? this.#sources.slice(0, over) : [];
-    if (over > 0) this.#sources = this.#sources.slice(over);
+    let evicted: Source[] = [];
+    if (over > 0) {
+      const victims = new Set<Source>();
+      for (const src of this.#sources) if (victims.size < over && Math.max(src.score, src.context, src.segment) < LEVELS.low) victims.add(src);
+      for (const src of this.#sources) if (victims.size < over) victims.add(src);
+      evicted = [...victims];
+      this.#sources = this.#sources.filter((src) => !victims.has(src));
+    }
     const bump = (src: Source, by: number): void => {
       src.sets.forEach((set, k) => {
         const held = this.#held[k]!;
@@ -217,14 +234,10 @@ export class IpiSession {
     for (const src of added) bump(src, 1);
     for (const src of evicted) bump(src, -1);
     this.#risky = this.#sources.filter((src) => Math.max(src.score, src.context) >= LEVELS.low);
-    let sessionRisk = 0;
     let recentRisk = 0;
-    for (const src of this.#sources) {
-      const risk = Math.max(src.score, src.context);
-      sessionRisk = Math.max(sessionRisk, risk);
-      if (src.result === this.#results - 1) recentRisk = Math.max(recentRisk, risk);
-    }
-    this.#sessionRisk = sessionRisk;
+    for (const src of this.#sources) if (src.result === this.#results - 1) recentRisk = Math.max(recentRisk, src.score, src.context);
+    // The highest passage ever read, not the highest still held: eviction never lowers it.
+    this.#sessionRisk = this.#peakRisk;
     this.#recentRisk = recentRisk;
   }
 
@@ -252,7 +265,7 @@ export class IpiSession {
   toJSON(): SessionState {
     this.#assertLive();
     return {
-      v: 1, id: this.id, calls: this.#calls, results: this.#results, firstRiskyCall: this.#firstRiskyCall,
+      v: 1, id: this.id, calls: this.#calls, results: this.#results, firstRiskyCall: this.#firstRiskyCall, peakRisk: this.#peakRisk,
       sources: this.#sources.map((s) => ({ ...(s.tool ? { tool: s.tool } : {}), score: s.score, context: s.context, segment: s.segment, result: s.result, sets: s.sets.map((set) => [...set]) })),
       trusted: this.#trusted.map((set) => [...set]),
       words: [...this.#counts],
@@ -284,6 +297,8 @@ export class IpiSession {
     session.#results = s.results;
     session.#total = s.total;
     session.#firstRiskyCall = s.firstRiskyCall;
+    if (s.peakRisk !== undefined && !unit(s.peakRisk)) bad('"peakRisk" must be a number in [0, 1]');
+    session.#peakRisk = s.peakRisk ?? 0;
     session.#addSources(s.sources.map((src, i) => {
       if (typeof src !== 'object' || src === null || !unit(src.score) || !unit(src.context) || (src.segment !== undefined && !unit(src.segment)) || !Number.isSafeInteger(src.result) || (src.tool !== undefined && typeof src.tool !== 'string') || !Array.isArray(src.sets) || src.sets.length !== MAX_K) bad(`"sources[${i}]" is malformed`);
       return { tool: src.tool, score: src.score, context: src.context, segment: src.segment ?? src.score, result: src.result, sets: src.sets.map((set, k) => new Set(hashes(set, 4096, `"sources[${i}].sets[${k}]"`))) };
