@@ -22,7 +22,14 @@ export interface SessionContext {
  * the last MAX_SOURCES is no longer traced to it), the hashes of trusted text and
  * the word counts behind surprise (new words are no longer counted once full).
  */
-export const SESSION_LIMITS = Object.freeze({ sources: 1024, trustedHashes: 32_768, words: 32_768, argumentValues: 64, entitiesPerValue: 16 });
+/**
+ * Bounds on what a session holds and on the work of one call. `tracedValues`: the
+ * argument values and entities of a call traced to the passage each was copied from;
+ * every value is still looked up, and one copied from a tool result beyond the first
+ * `tracedValues` is charged the riskiest passage the session ever read (so padding a
+ * call with harmless values cannot hide the attacker's).
+ */
+export const SESSION_LIMITS = Object.freeze({ sources: 1024, trustedHashes: 32_768, words: 32_768, tracedValues: 256, argumentText: 16_384 });
 
 const SIGNALS: SignalName[] = ['content', 'provenance', 'surprise', 'entropy', 'hiddenState'];
 const MAX_K = 3;
@@ -138,8 +145,8 @@ export class IpiSession {
     const f = (name: (typeof TRACE_FEATURES)[number], v: number): void => void (x[TRACE_FEATURES.indexOf(name)] = v);
 
     // Content: the call's argument text, not its JSON: a short structured call is not prose.
-    const leaves = stringLeaves(call.arguments).slice(0, SESSION_LIMITS.argumentValues);
-    const argText = leaves.map((l) => l.value).filter((v) => v.length >= 3).join('\n');
+    const leaves = stringLeaves(call.arguments);
+    const argText = leaves.map((l) => l.value).filter((v) => v.length >= 3).join('\n').slice(0, SESSION_LIMITS.argumentText);
     const content = argText.length >= MIN_CONTENT ? this.#ctx.content.score(argText) : 0;
     f('content', content);
     const prov = this.#provenance(leaves);
@@ -328,8 +335,9 @@ export class IpiSession {
     let trustedSpecific = 0;
     let novel = false;
     let detail: string | undefined;
+    let traced = 0;
     for (const { path, value } of leaves) {
-      const found = entities(value).slice(0, SESSION_LIMITS.entitiesPerValue);
+      const found = entities(value);
       // Whole values are traced up to a few lines long; inside longer ones (a
       // message body) only the entities are: a body is composed, not copied.
       for (const candidate of value.length <= MAX_TRACED ? [value, ...found] : found) {
@@ -350,6 +358,20 @@ export class IpiSession {
         const held = this.#held[k - 1]!;
         let inSome = true;
         for (let i = 0; i < mine.length && inSome; i++) inSome = held.has(mine[i]!);
+        if (inSome && ++traced > SESSION_LIMITS.tracedValues) {
+          // Past the budget the value is known to be copied from some tool result, not from which: assume the riskiest.
+          const peak = this.#peakRisk;
+          copied = Math.max(copied, strength);
+          copiedRisk = Math.max(copiedRisk, peak);
+          copiedContext = Math.max(copiedContext, peak);
+          copiedSegment = Math.max(copiedSegment, peak);
+          best = Math.max(best, peak * strength);
+          if (peak * strength > detailRisk) {
+            detailRisk = peak * strength;
+            detail = `${path} = ${JSON.stringify(candidate.slice(0, 80))} comes from a tool result, one of more than ${SESSION_LIMITS.tracedValues} copied values: charged the riskiest passage read (${peak.toFixed(2)})`;
+          }
+          continue;
+        }
         if (inSome) for (const src of this.#sources) {
           if (!allIn(mine, src.sets[k - 1]!)) continue;
           seen = true;
