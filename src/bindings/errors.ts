@@ -26,7 +26,7 @@ export type ParapetRangeErrorCode = 'invalid-length' | 'invalid-value';
  * state of another version, a node store whose hashes are missing or malformed.
  */
 /** `core-mismatch`: the bindings and core.wasm disagree on a bound — a build defect, never the caller's input. */
-export type ParapetStateErrorCode = 'not-initialized' | 'init-failed' | 'hasher-finished' | 'destroyed' | 'session-dropped' | 'state-version' | 'store-damaged' | 'core-mismatch';
+export type ParapetStateErrorCode = 'not-initialized' | 'init-failed' | 'hasher-finished' | 'destroyed' | 'session-dropped' | 'stale-state' | 'state-version' | 'store-damaged' | 'core-mismatch';
 export type ParapetErrorCode = ParapetTypeErrorCode | ParapetRangeErrorCode | ParapetStateErrorCode;
 
 export class ParapetTypeError extends ParapetError {

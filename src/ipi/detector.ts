@@ -91,10 +91,10 @@ export class IpiDetector {
   readonly #onDropped: IpiDetectorOptions['onSessionDropped'];
   /**
    * Ids of dropped sessions that had read tool results, oldest first, at most
-   * `maxSessions`: starting one afresh would judge its next call without what it
-   * read, which fails open.
+   * `maxSessions`, with how many results each had read: starting one afresh would
+   * judge its next call without what it read, and so would resuming an older state.
    */
-  readonly #dropped = new Set<string>();
+  readonly #dropped = new Map<string, number>();
   /** What a session handle may do to its detector; not on the prototype, so not part of the API. */
   readonly #hands: DetectorHands = {
     mode: () => this.mode,
@@ -192,10 +192,20 @@ export class IpiDetector {
     return new DetectorSession(this.#hands, s);
   }
 
-  /** A session resumed from `DetectorSession.toJSON()` (in this process or another worker). Replaces a held session of the same id. */
+  /**
+   * A session resumed from `DetectorSession.toJSON()` (in this process or another
+   * worker). Replaces a held session of the same id. State older than what this
+   * detector holds or dropped for the id (fewer tool results read) is refused
+   * (ParapetStateError `stale-state`): it would forget the results read since.
+   * `endSession(id)` first to roll a session back on purpose.
+   */
   resume(state: SessionState): DetectorSession {
     const s = IpiSession.fromJSON(state, this.#ctx);
     if (this.mode === 'off') return new DetectorSession(this.#hands, undefined, s.id);
+    const read = Math.max(this.#sessions.get(s.id)?.results ?? -1, this.#dropped.get(s.id) ?? -1);
+    if (s.results < read) {
+      throw new ParapetStateError(`session "${s.id}" state is older than the session this detector has (it read ${read} tool results, the state ${s.results}): resuming it would forget what was read since. endSession(id) first to roll it back on purpose`, 'stale-state');
+    }
     this.#sessions.get(s.id)?.end();
     this.#dropped.delete(s.id);
     this.#hold(s);
@@ -220,9 +230,9 @@ export class IpiDetector {
   #drop(s: IpiSession): void {
     if (s.readUntrusted) {
       this.#dropped.delete(s.id);
-      this.#dropped.add(s.id);
+      this.#dropped.set(s.id, s.results);
       // Bounded like the sessions themselves; the oldest refusal goes first.
-      if (this.#dropped.size > this.#maxSessions) this.#dropped.delete(this.#dropped.values().next().value!);
+      if (this.#dropped.size > this.#maxSessions) this.#dropped.delete(this.#dropped.keys().next().value!);
       if (this.#onDropped) {
         try {
           this.#onDropped(s.toJSON());

@@ -106,6 +106,11 @@ export class IpiSession {
     return this.#calls;
   }
 
+  /** Tool results observed: state with fewer is older. */
+  get results(): number {
+    return this.#results;
+  }
+
   /** Whether the session holds passages of tool results: what starting it afresh would lose. */
   get readUntrusted(): boolean {
     return this.#sources.length > 0;
