@@ -5,6 +5,7 @@ import { DiagonalGaussian } from '../src/index.js';
 import { resolveMode } from '../src/ipi/detector.js';
 import { entities } from '../src/ipi/entities.js';
 import { guardTool, init, IpiBlockedError, IpiDetector, registerIpiHook, TRACE_FEATURES, type ContentScorer, type TraceScorer } from '../src/ipi/index.js';
+import { ParapetTypeError } from '../src/bindings/errors.js';
 import { windows, windowRanges } from '../src/ipi/windows.js';
 
 await init();
@@ -233,6 +234,29 @@ describe('hooks and guardTool', () => {
     const session = new IpiDetector({ mode: 'block', env: {} }).session('g');
     await expect(guardTool('read_email', async () => circular, session)({})).rejects.toMatchObject({ code: 'invalid-type' });
     await expect(guardTool('noop', async () => undefined, session)({})).resolves.toBeUndefined();
+  });
+
+  it('answers odd input with typed errors: arguments JSON cannot write, a guard without a session, a payload without an id, a baseline of another shape; mode cannot be reassigned', async () => {
+    const d = new IpiDetector({ mode: 'block', env: {} });
+    const s = d.session('odd');
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    for (const args of [{ amount: 10n }, cyclic]) expect(() => s.evaluate({ name: 'send_money', arguments: args })).toThrow(ParapetTypeError);
+    expect(() => guardTool('send_email', async () => 'sent', null as never)).toThrow(ParapetTypeError);
+    expect(() => guardTool('send_email', null as never, s)).toThrow(ParapetTypeError);
+    const registry = new HookRegistry();
+    registerIpiHook(registry, d);
+    for (const payload of [undefined, null, {}, { sessionId: 5, call: { name: 'x', arguments: {} } }]) {
+      const outcome = await registry.run('pre-tool-call', payload as never);
+      expect(outcome.vetoed, JSON.stringify(payload)).toBe(true);
+      expect(outcome.handlers[0]).toMatchObject({ outcome: 'error' });
+    }
+    s.observe({ role: 'tool', content: INJECTED });
+    const state = s.toJSON()!;
+    const baseline = { ...state.baseline, slots: state.baseline.slots.slice(0, 1) };
+    expect(() => d.resume({ ...state, baseline })).toThrow(expect.objectContaining({ code: 'state-version' }));
+    expect(() => Object.assign(d, { mode: 'off' })).toThrow(TypeError);
+    expect(d.mode).toBe('block');
   });
 
   it('guardTool refuses before the tool runs and observes what the tool returns', async () => {

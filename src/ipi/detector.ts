@@ -81,7 +81,7 @@ export class IpiBlockedError extends ParapetError {
  * pending call against it (docs/guide/injection-detection.md describes the signals).
  */
 export class IpiDetector {
-  readonly mode: IpiMode;
+  readonly #mode: IpiMode;
   readonly #ctx: SessionContext;
   readonly #sessions = new Map<string, IpiSession>();
   readonly #onApproval: IpiDetectorOptions['onApproval'];
@@ -97,7 +97,7 @@ export class IpiDetector {
   readonly #dropped = new Map<string, number>();
   /** What a session handle may do to its detector; not on the prototype, so not part of the API. */
   readonly #hands: DetectorHands = {
-    mode: () => this.mode,
+    mode: () => this.#mode,
     touch: (s) => this.#touch(s),
     decide: (s, call) => this.#decide(s, call),
     // Only the session this handle holds: after a resume or a new session of the
@@ -115,7 +115,7 @@ export class IpiDetector {
       const v = options[k] as { score?: unknown } | undefined;
       if (v !== undefined && (typeof v !== 'object' || v === null || (k !== 'probe' && typeof v.score !== 'function'))) throw new ParapetTypeError(`"${k}" must be an object with a score method, got ${describe(v)}`);
     }
-    this.mode = resolveMode(options.mode, options.env ?? processEnv());
+    this.#mode = resolveMode(options.mode, options.env ?? processEnv());
     const threshold = options.threshold ?? 2.5;
     if (typeof threshold !== 'number' || !(threshold > 0)) throw new ParapetRangeError(`"threshold" must be a positive number`, 'invalid-value');
     const warmup = options.warmup ?? 5;
@@ -141,6 +141,11 @@ export class IpiDetector {
       ...(ref ? { hiddenReference: ref instanceof DiagonalGaussian ? ref : DiagonalGaussian.fromJSON(ref) } : {}),
       ...(options.probe ? { probe: options.probe } : {}),
     };
+  }
+
+  /** off | warn | block | hil, fixed when the detector is made (a getter: it cannot be switched off later by assignment). */
+  get mode(): IpiMode {
+    return this.#mode;
   }
 
   /** Stateless scoring of a text (a tool result as it arrives, say), on the same scale as `assess`. */

@@ -1,9 +1,16 @@
 import type { HookRegistry } from '../hooks/registry.js';
 import { assertInteger, assertOptions, describe, ParapetTypeError } from '../bindings/errors.js';
-import { IpiBlockedError, IpiDetector, type DetectorSession } from './detector.js';
+import { DetectorSession, IpiBlockedError, IpiDetector } from './detector.js';
 import type { ToolCall } from './types.js';
 
 const utf8 = new TextDecoder();
+
+/** A hook's payload, checked: a host's malformed event is its bug, typed (and the hook fails closed). */
+function payloadOf<P extends { sessionId: string }>(payload: P, event: string): P {
+  assertOptions(payload, `${event} payload`);
+  if (typeof payload.sessionId !== 'string' || payload.sessionId.length === 0) throw new ParapetTypeError(`"${event} payload.sessionId" must be a non-empty string, got ${describe(payload.sessionId)}`);
+  return payload;
+}
 
 /**
  * A tool result as the text the agent would read. JSON for plain values, with what
@@ -58,7 +65,8 @@ export function registerIpiHook(registry: Pick<HookRegistry, 'register'>, detect
   const offs = [
     registry.register<PreToolCallPayload>(
       'pre-tool-call',
-      async ({ sessionId, call }) => {
+      async (payload) => {
+        const { sessionId, call } = payloadOf(payload, 'pre-tool-call');
         const risk = await detector.session(sessionId).assess(call);
         if (risk.action === 'block') return { veto: true, reason: `parapet-ipi: ${risk.reasons.map((r) => r.message).join('; ') || risk.level}` };
         return undefined;
@@ -67,12 +75,13 @@ export function registerIpiHook(registry: Pick<HookRegistry, 'register'>, detect
     ),
     registry.register<PostToolCallPayload>(
       'post-tool-call',
-      ({ sessionId, toolName, result }) => {
+      (payload) => {
+        const { sessionId, toolName, result } = payloadOf(payload, 'post-tool-call');
         detector.session(sessionId).observe({ role: 'tool', toolName, content: asText(result) });
       },
       { name: 'parapet-ipi-observe', priority: 100 },
     ),
-    registry.register<{ sessionId: string }>('session-end', ({ sessionId }) => void detector.endSession(sessionId), { name: 'parapet-ipi-end', priority: 100, onFailure: 'continue' }),
+    registry.register<{ sessionId: string }>('session-end', (payload) => void detector.endSession(payloadOf(payload, 'session-end').sessionId), { name: 'parapet-ipi-end', priority: 100, onFailure: 'continue' }),
   ];
   return () => offs.forEach((off) => off());
 }
@@ -85,6 +94,9 @@ export function registerIpiHook(registry: Pick<HookRegistry, 'register'>, detect
  * ended while the tool ran, instead of returning a result no session has seen.
  */
 export function guardTool<A, R>(name: string, fn: (args: A) => R | Promise<R>, session: DetectorSession): (args: A) => Promise<R> {
+  if (typeof name !== 'string') throw new ParapetTypeError(`"name" must be a string, got ${describe(name)}`);
+  if (typeof fn !== 'function') throw new ParapetTypeError(`"fn" must be a function, got ${describe(fn)}`);
+  if (!(session instanceof DetectorSession)) throw new ParapetTypeError(`"session" must be a DetectorSession, got ${describe(session)}`);
   return async (args: A) => {
     const risk = await session.assess({ name, arguments: args });
     if (risk.action === 'block') throw new IpiBlockedError(risk);

@@ -146,6 +146,13 @@ export class IpiSession {
   evaluate(call: ToolCall, mode: 'warn' | 'block' | 'hil'): IpiRisk {
     this.#assertLive();
     const started = performance.now();
+    // First, so that a call JSON cannot write out (a cycle, a bigint) is refused, typed, before anything is read.
+    let json: string;
+    try {
+      json = JSON.stringify({ name: call.name, arguments: call.arguments ?? null });
+    } catch (cause) {
+      throw new ParapetTypeError(`"call.arguments" must be a value JSON can write out (${cause instanceof Error ? cause.message : String(cause)})`, { cause });
+    }
     const x = new Float64Array(TRACE_FEATURES.length);
     const f = (name: (typeof TRACE_FEATURES)[number], v: number): void => void (x[TRACE_FEATURES.indexOf(name)] = v);
 
@@ -171,7 +178,7 @@ export class IpiSession {
     f('recentRisk', this.#recentRisk);
     f('afterRisky', this.#firstRiskyCall < 0 ? 0 : 1 / (1 + this.#calls - this.#firstRiskyCall));
     f('write', terms.some((t) => WRITE_VERBS.has(t)) || nameWords(call.name).some((w) => WRITE_VERBS.has(w)) ? 1 : 0);
-    const words = distinct(shingles(JSON.stringify({ name: call.name, arguments: call.arguments ?? null }), 1, { mode: 'json' }));
+    const words = distinct(shingles(json, 1, { mode: 'json' }));
     const surprise = this.#surprise(words);
     f('surprise', Math.min(1, surprise));
     f('noArgs', leaves.length === 0 ? 1 : 0);
@@ -259,7 +266,7 @@ export class IpiSession {
    * be lost without a word.
    */
   #assertLive(): void {
-    if (this.#ended) throw new ParapetStateError(`session "${this.id}" has ended (end(), resume() of the same id, or dropped as idle or beyond maxSessions): start a new session or resume saved state`, 'destroyed');
+    if (this.#ended) throw new ParapetStateError(`session "${this.id}" has ended (end(), resume() of the same id, or dropped as idle or beyond maxSessions): take a new handle from session(id), or resume saved state; a session dropped after it read tool results is refused by id until resume(state) or endSession(id)`, 'destroyed');
   }
 
   /** Forget everything; later observe and evaluate calls throw (code `destroyed`). */
@@ -304,6 +311,8 @@ export class IpiSession {
     if (!Array.isArray(s.sources) || s.sources.length > SESSION_LIMITS.sources) bad(`"sources" must be an array of at most ${SESSION_LIMITS.sources}`);
     if (!Array.isArray(s.trusted) || s.trusted.length !== MAX_K) bad(`"trusted" must hold ${MAX_K} hash lists`);
     if (!Array.isArray(s.words) || s.words.length > SESSION_LIMITS.words) bad(`"words" must be at most ${SESSION_LIMITS.words} pairs`);
+    const slots = (s.baseline as { slots?: unknown } | null)?.slots;
+    if (!Array.isArray(slots) || slots.length !== SIGNALS.length) bad(`"baseline" must hold ${SIGNALS.length} slots, one per signal`);
     const session = new IpiSession(s.id, ctx, RunningStats.fromJSON(s.baseline));
     session.#calls = s.calls;
     session.#results = s.results;
