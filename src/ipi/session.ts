@@ -350,11 +350,15 @@ export class IpiSession {
     let novel = false;
     let detail: string | undefined;
     let traced = 0;
+    // Each distinct value once: repeating a value the user wrote must not dilute the share of trusted ones, nor cost a trace each time.
+    const done = new Set<string>();
     for (const { path, value } of leaves) {
       const found = entities(value);
       // Whole values are traced up to a few lines long; inside longer ones (a
       // message body) only the entities are: a body is composed, not copied.
       for (const candidate of value.length <= MAX_TRACED ? [value, ...found] : found) {
+        if (done.has(candidate)) continue;
+        done.add(candidate);
         const unigrams = shingles(candidate, 1, { mode: 'text' });
         const wordCount = unigrams.length;
         if (wordCount === 0) continue;
