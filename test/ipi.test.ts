@@ -217,6 +217,9 @@ describe('hooks and guardTool', () => {
       ['set', new Set([INJECTED])],
       ['buffer', new TextEncoder().encode(INJECTED)],
       ['error', new Error(INJECTED)],
+      ['error fields', Object.assign(new Error('Request failed with status 502'), { response: { body: INJECTED } })],
+      ['error cause', new Error('upstream failed', { cause: new Error(INJECTED) })],
+      ['nested bytes', { attachment: Buffer.from(INJECTED) }],
       ['bigint', { id: 12n, body: INJECTED }],
     ];
     for (const [shape, result] of shapes) {

@@ -49,12 +49,25 @@ function isLocalPartChar(c: number): boolean {
   return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x5f || c === 0x25 || c === 0x2b || c === 0x2d;
 }
 
-/** Every string (and number, as text) inside a JSON value, with its path. */
+/**
+ * Every string (and number, as text) inside a JSON value, with its path; a key
+ * that holds an entity (an address used as a key) counts as a string too. Below
+ * 32 levels the rest is one string, its JSON: nesting must not hide a value.
+ */
 export function stringLeaves(value: unknown, path = '$', out: { path: string; value: string }[] = [], depth = 0): { path: string; value: string }[] {
-  if (depth > 32) return out;
+  if (depth > 32) {
+    if (value !== null && typeof value === 'object') out.push({ path, value: JSON.stringify(value) ?? '' });
+    else if (typeof value === 'string') out.push({ path, value });
+    return out;
+  }
   if (typeof value === 'string') out.push({ path, value });
   else if (typeof value === 'number' && Number.isFinite(value)) out.push({ path, value: String(value) });
   else if (Array.isArray(value)) value.forEach((v, i) => stringLeaves(v, `${path}[${i}]`, out, depth + 1));
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) stringLeaves(v, `${path}.${k}`, out, depth + 1);
+  else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if (entities(k).length > 0) out.push({ path: `${path}{${k}}`, value: k });
+      stringLeaves(v, `${path}.${k}`, out, depth + 1);
+    }
+  }
   return out;
 }

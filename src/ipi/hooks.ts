@@ -15,29 +15,36 @@ function payloadOf<P extends { sessionId: string }>(payload: P, event: string): 
 /**
  * A tool result as the text the agent would read. JSON for plain values, with what
  * JSON.stringify would silently drop read as well (a Map or a Set as its entries,
- * bytes as UTF-8, an Error as its name and message, a bigint as digits): a result
+ * bytes as UTF-8, also inside other values, an Error as its name, message, own
+ * fields, cause and errors, a bigint as digits): a result
  * turned into "{}" would be observed as nothing. Undefined (a tool that returns
  * nothing) is no text; a result that cannot be written out (a cycle) is refused,
  * typed, rather than passed on unread.
  */
 export function asText(result: unknown): string {
   if (typeof result === 'string') return result;
-  const readable = (_key: string, v: unknown): unknown => {
-    if (v instanceof Map) return [...v];
-    if (v instanceof Set) return [...v];
-    if (ArrayBuffer.isView(v)) return utf8.decode(v);
-    if (v instanceof ArrayBuffer) return utf8.decode(new Uint8Array(v));
-    if (v instanceof Error) return `${v.name}: ${v.message}`;
-    if (typeof v === 'bigint') return v.toString();
-    return v;
-  };
-  const top = readable('', result);
-  if (typeof top === 'string') return top;
   try {
-    return JSON.stringify(top, readable) ?? '';
+    const top = readable(result);
+    if (typeof top === 'string') return top;
+    // `this[key]` is the value before its toJSON ran: a Buffer's toJSON would turn it into a list of byte numbers.
+    return JSON.stringify(top, function (this: Record<string, unknown>, key: string, v: unknown) {
+      return readable(key === '' ? v : this[key], v);
+    }) ?? '';
   } catch (cause) {
     throw new ParapetTypeError(`a tool result must be text or a value JSON can write out (${cause instanceof Error ? cause.message : String(cause)})`, { cause });
   }
+}
+
+/** One value as JSON should see it (`converted`: after its toJSON, for everything this does not read itself). */
+function readable(raw: unknown, converted: unknown = raw): unknown {
+  if (raw instanceof Map) return [...raw];
+  if (raw instanceof Set) return [...raw];
+  if (ArrayBuffer.isView(raw)) return utf8.decode(raw);
+  if (raw instanceof ArrayBuffer) return utf8.decode(new Uint8Array(raw));
+  // An Error's message and name are not enumerable; its own fields (a response body, a cause) may be.
+  if (raw instanceof Error) return { error: `${raw.name}: ${raw.message}`, ...raw, ...(raw.cause !== undefined ? { cause: raw.cause } : {}), ...(raw instanceof AggregateError ? { errors: raw.errors } : {}) };
+  if (typeof raw === 'bigint') return raw.toString();
+  return converted;
 }
 
 /** Payloads the IPI hooks read. */

@@ -222,9 +222,9 @@ export class IpiSession {
 
   /**
    * Append sources and keep the derived index in step. Beyond SESSION_LIMITS.sources
-   * the calm ones go first (below \`low\` by every score), oldest first, then the
-   * oldest: otherwise one long result could push its own injection out of the
-   * session with a thousand harmless lines after it.
+   * the least risky go first (by the highest of their scores), the oldest first among
+   * equals: otherwise one long result could push its own injection out of the
+   * session with a thousand lines after it that read less like one.
    */
   #addSources(added: readonly Source[]): void {
     for (const src of added) {
@@ -234,9 +234,9 @@ export class IpiSession {
     const over = this.#sources.length - SESSION_LIMITS.sources;
     let evicted: Source[] = [];
     if (over > 0) {
-      const victims = new Set<Source>();
-      for (const src of this.#sources) if (victims.size < over && Math.max(src.score, src.context, src.segment) < LEVELS.low) victims.add(src);
-      for (const src of this.#sources) if (victims.size < over) victims.add(src);
+      // The least risky go first, the oldest first among equals (a stable sort keeps arrival order).
+      const risk = (src: Source): number => Math.max(src.score, src.context, src.segment);
+      const victims = new Set([...this.#sources].sort((a, b) => risk(a) - risk(b)).slice(0, over));
       evicted = [...victims];
       this.#sources = this.#sources.filter((src) => !victims.has(src));
     }
@@ -354,6 +354,7 @@ export class IpiSession {
     const done = new Set<string>();
     for (const { path, value } of leaves) {
       const found = entities(value);
+      const isEntity = new Set(found);
       // Whole values are traced up to a few lines long; inside longer ones (a
       // message body) only the entities are: a body is composed, not copied.
       for (const candidate of value.length <= MAX_TRACED ? [value, ...found] : found) {
@@ -406,7 +407,7 @@ export class IpiSession {
             detail = `${path} = ${JSON.stringify(candidate.slice(0, 80))} comes from ${src.tool ?? 'a tool result'} (that line scores ${src.score.toFixed(2)}, its string ${src.segment.toFixed(2)}, its window ${src.context.toFixed(2)})`;
           }
         }
-        if (!seen && strength === 1 && found.includes(candidate)) novel = true;
+        if (!seen && strength === 1 && isEntity.has(candidate)) novel = true;
       }
     }
     const trustedShare = specific === 0 ? 0 : trustedSpecific / specific;
