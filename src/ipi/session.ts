@@ -57,6 +57,8 @@ export interface SessionState {
   readonly firstRiskyCall: number;
   /** The highest passage score the session ever read (passages may have been dropped since); optional in state written before it. */
   readonly peakRisk?: number;
+  /** Per k, [hash, risk] of the risky passages dropped (see IpiSession); optional in state written before it. */
+  readonly lost?: readonly (readonly (readonly [number, number])[])[];
   readonly sources: readonly { readonly tool?: string; readonly score: number; readonly context: number; readonly segment?: number; readonly result: number; readonly sets: readonly (readonly number[])[] }[];
   readonly trusted: readonly (readonly number[])[];
   readonly words: readonly (readonly [number, number])[];
@@ -81,6 +83,12 @@ export class IpiSession {
    * and the session's and the latest result's highest passage score.
    */
   readonly #held: Map<number, number>[] = [new Map(), new Map(), new Map()];
+  /**
+   * Shingle hashes of risky passages (\`low\` or above) the session has dropped, with
+   * the highest risk of a passage that held each, at most trustedHashes per k: a value
+   * copied from an injection pushed out by a flood is still traced to it.
+   */
+  readonly #lost: Map<number, number>[] = [new Map(), new Map(), new Map()];
   #risky: Source[] = [];
   #sessionRisk = 0;
   #peakRisk = 0;
@@ -251,7 +259,15 @@ export class IpiSession {
       });
     };
     for (const src of added) bump(src, 1);
-    for (const src of evicted) bump(src, -1);
+    for (const src of evicted) {
+      bump(src, -1);
+      const risk = Math.max(src.score, src.context, src.segment);
+      if (risk < LEVELS.low) continue;
+      src.sets.forEach((set, k) => {
+        const lost = this.#lost[k]!;
+        for (const h of set) if (lost.has(h) || lost.size < SESSION_LIMITS.trustedHashes) lost.set(h, Math.max(lost.get(h) ?? 0, risk));
+      });
+    }
     this.#risky = this.#sources.filter((src) => Math.max(src.score, src.context) >= LEVELS.low);
     let recentRisk = 0;
     for (const src of this.#sources) if (src.result === this.#results - 1) recentRisk = Math.max(recentRisk, src.score, src.context);
@@ -275,6 +291,7 @@ export class IpiSession {
     this.#sources = [];
     this.#risky = [];
     this.#held.forEach((m) => m.clear());
+    this.#lost.forEach((m) => m.clear());
     this.#counts.clear();
     this.#trusted.forEach((s) => s.clear());
     this.#baseline.destroy();
@@ -284,7 +301,7 @@ export class IpiSession {
   toJSON(): SessionState {
     this.#assertLive();
     return {
-      v: 1, id: this.id, calls: this.#calls, results: this.#results, firstRiskyCall: this.#firstRiskyCall, peakRisk: this.#peakRisk,
+      v: 1, id: this.id, calls: this.#calls, results: this.#results, firstRiskyCall: this.#firstRiskyCall, peakRisk: this.#peakRisk, lost: this.#lost.map((m) => [...m]),
       sources: this.#sources.map((s) => ({ ...(s.tool ? { tool: s.tool } : {}), score: s.score, context: s.context, segment: s.segment, result: s.result, sets: s.sets.map((set) => [...set]) })),
       trusted: this.#trusted.map((set) => [...set]),
       words: [...this.#counts],
@@ -328,6 +345,16 @@ export class IpiSession {
     for (const pair of s.words) {
       if (!Array.isArray(pair) || pair.length !== 2 || !Number.isInteger(pair[0]) || !Number.isSafeInteger(pair[1]) || pair[1] < 1) bad('"words" must be [hash, count] pairs');
       session.#counts.set(pair[0], pair[1]);
+    }
+    if (s.lost !== undefined) {
+      if (!Array.isArray(s.lost) || s.lost.length !== MAX_K) bad(`"lost" must hold ${MAX_K} lists`);
+      s.lost.forEach((pairs, k) => {
+        if (!Array.isArray(pairs) || pairs.length > SESSION_LIMITS.trustedHashes) bad(`"lost[${k}]" must be at most ${SESSION_LIMITS.trustedHashes} pairs`);
+        for (const pair of pairs) {
+          if (!Array.isArray(pair) || pair.length !== 2 || !Number.isInteger(pair[0]) || pair[0] < 0 || pair[0] > 0xffffffff || !unit(pair[1])) bad(`"lost[${k}]" must be [u32 hash, risk in [0, 1]] pairs`);
+          session.#lost[k]!.set(pair[0], pair[1]);
+        }
+      });
     }
     return session;
   }
@@ -405,6 +432,24 @@ export class IpiSession {
           if (risk > detailRisk) {
             detailRisk = risk;
             detail = `${path} = ${JSON.stringify(candidate.slice(0, 80))} comes from ${src.tool ?? 'a tool result'} (that line scores ${src.score.toFixed(2)}, its string ${src.segment.toFixed(2)}, its window ${src.context.toFixed(2)})`;
+          }
+        }
+        if (!seen) {
+          // Copied from a risky passage the session has dropped: the least risk any of its hashes was recorded with.
+          const lost = this.#lost[k - 1]!;
+          let risk = lost.size > 0 ? 1 : 0;
+          for (let i = 0; i < mine.length && risk > 0; i++) risk = Math.min(risk, lost.get(mine[i]!) ?? 0);
+          if (risk > 0) {
+            seen = true;
+            copied = Math.max(copied, strength);
+            copiedRisk = Math.max(copiedRisk, risk);
+            copiedContext = Math.max(copiedContext, risk);
+            copiedSegment = Math.max(copiedSegment, risk);
+            best = Math.max(best, risk * strength);
+            if (risk * strength > detailRisk) {
+              detailRisk = risk * strength;
+              detail = `${path} = ${JSON.stringify(candidate.slice(0, 80))} comes from a passage the session has dropped (it scored ${risk.toFixed(2)})`;
+            }
           }
         }
         if (!seen && strength === 1 && isEntity.has(candidate)) novel = true;
