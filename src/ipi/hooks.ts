@@ -16,12 +16,11 @@ function payloadOf<P extends { sessionId: string }>(payload: P, event: string): 
  * A tool result as the text the agent would read. JSON for plain values, with what
  * JSON.stringify would silently drop read as well (a Map or a Set as its entries,
  * bytes as UTF-8, also inside other values, an Error as its name, message, own
- * fields, cause and errors, a bigint as digits): a result
- * turned into "{}" would be observed as nothing. Undefined (a tool that returns
- * nothing) is no text; a result that cannot be written out (a cycle) is refused,
- * typed, rather than passed on unread.
+ * fields, cause and errors, a bigint as digits): a result turned into "{}" would be
+ * observed as nothing. Undefined (a tool that returns nothing) is no text; a result
+ * that cannot be written out (a cycle) is refused, typed, rather than passed on unread.
  */
-export function asText(result: unknown): string {
+function asText(result: unknown): string {
   if (typeof result === 'string') return result;
   try {
     const top = readable(result);

@@ -90,7 +90,7 @@ export class IpiSession {
    */
   readonly #lost: Map<number, number>[] = [new Map(), new Map(), new Map()];
   #risky: Source[] = [];
-  #sessionRisk = 0;
+  /** The highest passage score ever read (the session's risk), not the highest still held: eviction never lowers it. */
   #peakRisk = 0;
   #recentRisk = 0;
   readonly #trusted: Set<number>[] = [new Set(), new Set(), new Set()];
@@ -181,7 +181,7 @@ export class IpiSession {
     const affinity = this.#affinity(terms);
     f('affinity', affinity.value);
     f('toolTrusted', this.#termsTrusted(terms) ? 1 : 0);
-    const sessionRisk = this.#sessionRisk;
+    const sessionRisk = this.#peakRisk;
     f('sessionRisk', sessionRisk);
     f('recentRisk', this.#recentRisk);
     f('afterRisky', this.#firstRiskyCall < 0 ? 0 : 1 / (1 + this.#calls - this.#firstRiskyCall));
@@ -271,8 +271,6 @@ export class IpiSession {
     this.#risky = this.#sources.filter((src) => Math.max(src.score, src.context) >= LEVELS.low);
     let recentRisk = 0;
     for (const src of this.#sources) if (src.result === this.#results - 1) recentRisk = Math.max(recentRisk, src.score, src.context);
-    // The highest passage ever read, not the highest still held: eviction never lowers it.
-    this.#sessionRisk = this.#peakRisk;
     this.#recentRisk = recentRisk;
   }
 
@@ -377,6 +375,21 @@ export class IpiSession {
     let novel = false;
     let detail: string | undefined;
     let traced = 0;
+    /** The value at `path` was copied from a passage with these scores; `from` names it should it be the riskiest so far. */
+    const charge = (path: string, candidate: string, strength: number, score: number, context: number, segment: number, from: () => string): void => {
+      copied = Math.max(copied, strength);
+      copiedRisk = Math.max(copiedRisk, score);
+      copiedContext = Math.max(copiedContext, context);
+      copiedSegment = Math.max(copiedSegment, segment);
+      best = Math.max(best, score * strength);
+      // The reason names the riskiest source by any of its scores: a value on a
+      // short line of its own has none, its string or window may.
+      const risk = Math.max(score, segment, context) * strength;
+      if (risk > detailRisk) {
+        detailRisk = risk;
+        detail = `${path} = ${JSON.stringify(candidate.slice(0, 80))} comes from ${from()}`;
+      }
+    };
     // Each distinct value once: repeating a value the user wrote must not dilute the share of trusted ones, nor cost a trace each time.
     const done = new Set<string>();
     for (const { path, value } of leaves) {
@@ -407,32 +420,13 @@ export class IpiSession {
         if (inSome && ++traced > SESSION_LIMITS.tracedValues) {
           // Past the budget the value is known to be copied from some tool result, not from which: assume the riskiest.
           const peak = this.#peakRisk;
-          copied = Math.max(copied, strength);
-          copiedRisk = Math.max(copiedRisk, peak);
-          copiedContext = Math.max(copiedContext, peak);
-          copiedSegment = Math.max(copiedSegment, peak);
-          best = Math.max(best, peak * strength);
-          if (peak * strength > detailRisk) {
-            detailRisk = peak * strength;
-            detail = `${path} = ${JSON.stringify(candidate.slice(0, 80))} comes from a tool result, one of more than ${SESSION_LIMITS.tracedValues} copied values: charged the riskiest passage read (${peak.toFixed(2)})`;
-          }
+          charge(path, candidate, strength, peak, peak, peak, () => `a tool result, one of more than ${SESSION_LIMITS.tracedValues} copied values: charged the riskiest passage read (${peak.toFixed(2)})`);
           continue;
         }
         if (inSome) for (const src of this.#sources) {
           if (!allIn(mine, src.sets[k - 1]!)) continue;
           seen = true;
-          copied = Math.max(copied, strength);
-          copiedRisk = Math.max(copiedRisk, src.score);
-          copiedContext = Math.max(copiedContext, src.context);
-          copiedSegment = Math.max(copiedSegment, src.segment);
-          best = Math.max(best, src.score * strength);
-          // The reason names the riskiest source by any of its scores: a value on a
-          // short line of its own has none, its string or window may.
-          const risk = Math.max(src.score, src.segment, src.context) * strength;
-          if (risk > detailRisk) {
-            detailRisk = risk;
-            detail = `${path} = ${JSON.stringify(candidate.slice(0, 80))} comes from ${src.tool ?? 'a tool result'} (that line scores ${src.score.toFixed(2)}, its string ${src.segment.toFixed(2)}, its window ${src.context.toFixed(2)})`;
-          }
+          charge(path, candidate, strength, src.score, src.context, src.segment, () => `${src.tool ?? 'a tool result'} (that line scores ${src.score.toFixed(2)}, its string ${src.segment.toFixed(2)}, its window ${src.context.toFixed(2)})`);
         }
         if (!seen) {
           // Copied from a risky passage the session has dropped: the least risk any of its hashes was recorded with.
@@ -441,15 +435,7 @@ export class IpiSession {
           for (let i = 0; i < mine.length && risk > 0; i++) risk = Math.min(risk, lost.get(mine[i]!) ?? 0);
           if (risk > 0) {
             seen = true;
-            copied = Math.max(copied, strength);
-            copiedRisk = Math.max(copiedRisk, risk);
-            copiedContext = Math.max(copiedContext, risk);
-            copiedSegment = Math.max(copiedSegment, risk);
-            best = Math.max(best, risk * strength);
-            if (risk * strength > detailRisk) {
-              detailRisk = risk * strength;
-              detail = `${path} = ${JSON.stringify(candidate.slice(0, 80))} comes from a passage the session has dropped (it scored ${risk.toFixed(2)})`;
-            }
+            charge(path, candidate, strength, risk, risk, risk, () => `a passage the session has dropped (it scored ${risk.toFixed(2)})`);
           }
         }
         if (!seen && strength === 1 && isEntity.has(candidate)) novel = true;
