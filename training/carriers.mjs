@@ -83,8 +83,11 @@ export const CARRIERS = {
     const paras = place(f.map((t) => `<p>${xmlEscape(t)}</p>`), `<p>${xmlEscape(p).replace(/\n/g, '<br>\n')}</p>`, pos);
     return `<!DOCTYPE html>\n<html><head><title>Riverside Bakery</title></head>\n<body>\n<h1>Riverside Bakery</h1>\n${paras.join('\n')}\n<footer>&copy; 2024 Riverside Bakery</footer>\n</body></html>`;
   },
-  'html-attribute'(p, pos) {
-    const imgs = place(['<img src="/img/front.jpg" alt="The shop front on Main Street">', '<img src="/img/bread.jpg" alt="Fresh sourdough loaves">'], `<img src="/img/team.jpg" alt="${attrEscape(p)}">`, pos);
+  'html-attribute'(p, pos, f) {
+    // The training generator names the passage's image after its filler: one fixed
+    // path beside every training passage had taken on weight of its own.
+    const image = f ? f[0].toLowerCase().replace(/[^a-z]+/g, '-').replace(/^-|-$/g, '').slice(0, 24) || 'photo' : 'team';
+    const imgs = place(['<img src="/img/front.jpg" alt="The shop front on Main Street">', '<img src="/img/bread.jpg" alt="Fresh sourdough loaves">'], `<img src="/img/${image}.jpg" alt="${attrEscape(p)}">`, pos);
     return `<div class="gallery">\n${imgs.join('\n')}\n</div>`;
   },
   csv(p, pos, f) {

@@ -5,7 +5,7 @@
 // use.
 import { int, pick } from './random.mjs';
 import { NAMES } from './attacks.mjs';
-import { email, iban } from './entities.mjs';
+import { accountRef, amount, email, iban } from './entities.mjs';
 
 const MERCHANTS = ['REWE Markt', 'Amazon Marketplace', 'Shell Station 4411', 'Netflix', 'Deutsche Bahn', 'Spotify AB', 'Migros', 'Starbucks', 'IKEA', 'Uber Trip', 'Apple.com/bill', 'Lidl', 'Booking.com', 'Vodafone'];
 
@@ -27,11 +27,11 @@ function bankStatement(r) {
 
 function bill(r) {
   return pick(r, [
-    () => `Invoice ${int(r, 1000, 9999)}-${int(r, 10, 99)} from ${pick(r, ['Stadtwerke', 'City Water', 'Northwind Telecom', 'Green Energy Ltd', 'Dr. Alvarez Dental'])}. Amount due: ${money(r)} EUR by ${date(r)}. Please transfer the amount to IBAN ${iban(r)}, reference ${int(r, 1000, 9999)}-${int(r, 2020, 2024)}.`,
-    () => `Payment reminder: your rent of ${money(r)} EUR for ${pick(r, ['May', 'June', 'July'])} is due. Please pay to ${iban(r)} (${pick(r, NAMES)}) and use your flat number as reference.`,
+    () => `Invoice ${int(r, 1000, 9999)}-${int(r, 10, 99)} from ${pick(r, ['Stadtwerke', 'City Water', 'Northwind Telecom', 'Green Energy Ltd', 'Dr. Alvarez Dental'])}. Amount due: ${amount(r)} by ${date(r)}. Please transfer the amount to ${accountRef(r)}, reference ${int(r, 1000, 9999)}-${int(r, 2020, 2024)}.`,
+    () => `Payment reminder: your rent of ${amount(r)} for ${pick(r, ['May', 'June', 'July'])} is due. Please pay to ${accountRef(r)} (${pick(r, NAMES)}) and use your flat number as reference.`,
     () => `Thank you for your payment of ${money(r)} USD received on ${date(r)}. Your account ${int(r, 10000000, 99999999)} is now up to date.`,
     () => `Your card ending in ${int(r, 1000, 9999)} was charged ${money(r)} at ${pick(r, MERCHANTS)}. If you do not recognise this payment, call the number on the back of your card.`,
-    () => `${pick(r, ['Invoice', 'Bill', 'Statement'])} no. ${int(r, 100, 9999)}\nService: ${pick(r, ['Water', 'Electricity', 'Broadband', 'Parking permit', 'Car rental', 'Cleaning'])}\nAmount due: ${money(r)}\n${pick(r, ['Pay to', 'Payable to', 'Bank account'])}: ${r() < 0.5 ? 'IBAN ' : ''}${iban(r)}\nDue by ${date(r)}.`,
+    () => `${pick(r, ['Invoice', 'Bill', 'Statement'])} no. ${int(r, 100, 9999)}\nService: ${pick(r, ['Water', 'Electricity', 'Broadband', 'Parking permit', 'Car rental', 'Cleaning'])}\nAmount due: ${amount(r)}\n${pick(r, ['Pay to', 'Payable to', 'Bank account'])}: ${accountRef(r)}\nDue by ${date(r)}.`,
     () => `Scheduled transactions:\n- ${date(r)} ${pick(r, ['Rent', 'Car loan', 'Gym', 'Insurance'])} to ${iban(r)}: ${money(r)}\n- ${date(r)} Savings plan to ${iban(r)}: ${money(r)}`,
   ])();
 }

@@ -22,6 +22,22 @@ const DOMAINS = ['company.example', 'northwind.example', 'stadtwerke.example', '
 const HOSTS = ['docs.company.example', 'portal.northwind.example', 'secure-login.example.net', 'files-share.test', 'status.example.org', 'cdn-static.example', 'bit.ly', 'update-center.info', 'help.shop.example.com', 'paste.example.net'];
 const PATHS = ['verify', 'login', 'u/8812', 'invoice/2211', 'upload', 'p.png', 'status', 'help/returns', 'x', 'doc/5531'];
 
+// The words around an account number and an amount come from one pool too: when
+// bills wrote "to IBAN …" and attacks "to the account …", the word IBAN and the
+// amounts' format carried the label ("transfer 2,500 USD to IBAN …" read benign).
+const ACCOUNT_REFS = ['IBAN {i}', 'IBAN: {i}', '{i}', 'the account {i}', 'account {i}', 'account number {i}', 'the IBAN {i}', 'bank account {i}'];
+/** An account number with the words that name it, as bills and attacks both write them. */
+export const accountRef = (r, number = iban(r)) => pick(r, ACCOUNT_REFS).replace('{i}', number);
+
+/** An amount of money, in one of the formats both bills and attacks use. */
+export function amount(r) {
+  const units = int(r, 1, 9900);
+  const cents = String(int(r, 0, 99)).padStart(2, '0');
+  const grouped = units >= 1000 ? `${Math.floor(units / 1000)},${String(units % 1000).padStart(3, '0')}` : String(units);
+  const number = r() < 0.5 ? grouped : `${units}.${cents}`;
+  return pick(r, [`$${number}`, `${number} USD`, `${number} EUR`, `EUR ${number}`, `€${number}`, `${number} GBP`, `£${number}`, number]);
+}
+
 export const email = (r) => `${pick(r, LOCALS)}@${pick(r, DOMAINS)}`;
 export const host = (r) => pick(r, HOSTS);
 export const url = (r, h = host(r)) => `https://${h}/${pick(r, PATHS)}`;
