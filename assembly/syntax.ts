@@ -19,6 +19,7 @@ export const LT: u32 = 0x3c;
 export const GT: u32 = 0x3e;
 export const AMP: u32 = 0x26;
 export const SLASH: u32 = 0x2f;
+export const PLUS: u32 = 0x2b;
 export const STAR: u32 = 0x2a;
 export const DASH: u32 = 0x2d;
 const COLON: u32 = 0x3a;
@@ -276,11 +277,14 @@ export function decodeString(s: usize, n: usize, q: u32, dst: usize): usize {
   let d = dst;
   const quote = i8x16.splat(<i8>q);
   const backslash = i8x16.splat(<i8>BS);
+  // Only a ' string holds a raw newline (a YAML flow scalar over several lines; see
+  // findCloser), and it folds: a " string keeps its newlines (a CSV cell's lines).
+  const newline = i8x16.splat(<i8>(q == SQ ? LF : BS));
   for (let k: usize = 0; k < n; ) {
-    // Stretches without a quote or backslash are copied 16 bytes at a time.
+    // Stretches without a quote, backslash or (in a ' string) newline are copied 16 bytes at a time.
     while (k + 16 <= n) {
       const v = v128.load(s + k);
-      const stops = <u32>i8x16.bitmask(v128.or(i8x16.eq(v, quote), i8x16.eq(v, backslash)));
+      const stops = <u32>i8x16.bitmask(v128.or(v128.or(i8x16.eq(v, quote), i8x16.eq(v, backslash)), i8x16.eq(v, newline)));
       const run: usize = stops == 0 ? 16 : <usize>ctz(stops);
       v128.store(d, v);
       d += run;
@@ -292,6 +296,12 @@ export function decodeString(s: usize, n: usize, q: u32, dst: usize): usize {
     if (c == q && k + 1 < n && at(s, k + 1) == q) {
       store<u8>(d++, <u8>q);
       k += 2;
+      continue;
+    }
+    if (c == LF && q == SQ) {
+      k = foldLines(s, n, k);
+      if (foldedBreaks == 0) store<u8>(d++, <u8>SP);
+      else for (let b: u32 = 0; b < foldedBreaks; b++) store<u8>(d++, <u8>LF);
       continue;
     }
     if (c != BS) {
@@ -352,11 +362,46 @@ export function structuralBefore(s: usize, i: usize): bool {
 /** Where a failed closer search stopped (a ' string's line end, else the end). */
 export let closerStop: usize = 0;
 
+/**
+ * Whether the line after the newline at k goes on a ' string: it is blank or
+ * indented. A YAML flow scalar spans lines that way (`- 'External_` then
+ * `  <INFORMATION> …` two spaces in, as agents' YAML tool results write a message);
+ * a Python string never holds a raw newline, and prose rarely indents its next line.
+ */
+@inline function continuesQuote(s: usize, n: usize, k: usize): bool {
+  if (k + 1 >= n) return false;
+  const next = at(s, k + 1);
+  return next == SP || next == TAB || next == LF || next == CR;
+}
+
+/** How many blank lines `foldLines` passed. */
+let foldedBreaks: u32 = 0;
+
+/**
+ * YAML's line folding inside a flow scalar, from the newline at k: the blank lines
+ * after it (counted in foldedBreaks) and the next line's indentation are skipped,
+ * and the index after them returned. A break before a line of text reads as one
+ * space, each blank line as a newline: `'a\n  b'` is "a b", `'a\n\n  b'` "a\nb".
+ */
+function foldLines(s: usize, n: usize, k: usize): usize {
+  foldedBreaks = 0;
+  let m = k + 1;
+  while (true) {
+    while (m < n && (at(s, m) == SP || at(s, m) == TAB || at(s, m) == CR)) m++;
+    if (m < n && at(s, m) == LF) {
+      foldedBreaks++;
+      m++;
+      continue;
+    }
+    return m;
+  }
+}
+
 /** The closing quote of the string opened at i, or -1 (closerStop set). */
 export function findCloser(s: usize, n: usize, i: usize, q: u32): isize {
   for (let k = i + 1; k < n; k++) {
     const c = at(s, k);
-    if (c == LF && q == SQ) {
+    if (c == LF && q == SQ && !continuesQuote(s, n, k)) {
       closerStop = k;
       return -1;
     }
@@ -492,12 +537,18 @@ function blockAfter(s: usize, n: usize, k: usize, dst: usize): void {
   hasBlock = true;
 }
 
-/** Bytes of a line-opening # … ###### or // and the one space or tab after it, or 0. */
+/**
+ * Bytes of a line-opening # … ######, // or list bullet (-, *, +) and the one space
+ * or tab after it, or 0. A bullet is markup like a heading's #: a passage in a YAML
+ * or Markdown list reads as it does alone.
+ */
 export function lineMarkerAt(s: usize, n: usize, i: usize): usize {
   let k = i;
-  if (at(s, k) == HASH) {
+  const c = at(s, k);
+  if (c == HASH) {
     while (k < n && at(s, k) == HASH && k - i < 7) k++;
-  } else if (at(s, k) == SLASH && k + 1 < n && at(s, k + 1) == SLASH) k += 2;
+  } else if (c == SLASH && k + 1 < n && at(s, k + 1) == SLASH) k += 2;
+  else if (c == DASH || c == STAR || c == PLUS) k++;
   if (k == i || k - i > 6 || k >= n || (at(s, k) != SP && at(s, k) != TAB)) return 0;
   return k + 1 - i;
 }

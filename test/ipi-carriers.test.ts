@@ -19,11 +19,11 @@ const NEUTRAL = 'Nothing further to add.';
  * each catalogue passage (training/catalogue.mjs, written for this test, never
  * trained on) is embedded in every carrier at the start, middle and end.
  * A score is the highest of a text's ranges, so a carrier can add what its own
- * text scores but must not hide a passage. The targets (every placement within
- * 0.1 of the bare score; the canonical families at medium or higher everywhere)
- * are not all met: the floors below hold the figures models/README.md reports
- * (`npm run eval:carriers` prints them per carrier), so a change that loses
- * ground fails here.
+ * text scores but must not hide a passage. Every placement stays within 0.1 of
+ * the bare score (the target, held strictly); the canonical families read as
+ * medium or higher in most placements, not all: a floor holds the figure
+ * models/README.md reports (`npm run eval:carriers` prints it per carrier), so a
+ * change that loses ground fails here.
  */
 describe('carrier-invariant reading', () => {
   let detector: IpiDetector;
@@ -33,7 +33,7 @@ describe('carrier-invariant reading', () => {
     detector = new IpiDetector({ mode: 'warn', env: {} });
   });
 
-  it('lets a carrier lower an attack passage by more than 0.1 only where models/README.md says', () => {
+  it('never lets a carrier lower an attack passage by more than 0.1', () => {
     const lowered: string[] = [];
     for (const p of attacks) {
       const bare = score(p.text);
@@ -44,10 +44,10 @@ describe('carrier-invariant reading', () => {
         }
       }
     }
-    // Floor: a fake two-line chat transcript scores as a pair (0.70); in a search
-    // result no range holds just the pair, the result's title and address join its
-    // paragraph, and each line alone scores about 0.3 (models/README.md).
-    expect(lowered.length, lowered.slice(0, 20).join('\n')).toBeLessThanOrEqual(LOWERED_FLOOR);
+    // A search result's address line ends its paragraph (decision 67): a fake two-line
+    // chat transcript under a result's title had no range of its own and scored 0.31
+    // against 0.74 bare.
+    expect(lowered, lowered.slice(0, 20).join('\n')).toEqual([]);
   });
 
   it('reads every carrier around a neutral passage below low', () => {
@@ -76,20 +76,21 @@ describe('carrier-invariant reading', () => {
     expect(raised, raised.slice(0, 20).join('\n')).toEqual([]);
   });
 
-  it('keeps most placements within 0.1 of the bare score, both ways', () => {
-    let within = 0;
+  it('keeps every placement within 0.1 of the bare score, both ways', () => {
+    const moved: string[] = [];
     let n = 0;
     for (const p of [...attacks, ...benign]) {
       const bare = score(p.text);
-      for (const [, carry] of carriers) {
+      for (const [name, carry] of carriers) {
         for (const position of positions) {
           n++;
-          if (Math.abs(score(carry(p.text, position)) - bare) <= 0.1) within++;
+          const s = score(carry(p.text, position));
+          if (Math.abs(s - bare) > 0.1) moved.push(`${name}/${position}: ${s.toFixed(2)} vs bare ${bare.toFixed(2)}: ${p.text.slice(0, 60)}`);
         }
       }
     }
     expect(n).toBe((attacks.length + benign.length) * carriers.length * positions.length);
-    expect(within / n).toBeGreaterThanOrEqual(WITHIN_FLOOR);
+    expect(moved, moved.slice(0, 20).join('\n')).toEqual([]);
   });
 
   it('reads the canonical attack families as medium or higher in most placements', () => {
@@ -116,7 +117,5 @@ describe('carrier-invariant reading', () => {
   });
 });
 
-// Floors at the shipped model's figures (models/README.md, "Carriers"); raise them when it improves.
-const LOWERED_FLOOR = 3; // of 2,250 attack placements
-const WITHIN_FLOOR = 0.995; // measured 99.9% of 4,500
-const CANONICAL_FLOOR = 0.905; // measured 90.8% of 2,024 (target: all)
+// Floor at the shipped model's figure (models/README.md, "Carriers"); raise it when the model improves.
+const CANONICAL_FLOOR = 0.905; // measured 90.9% of 2,156 (target: all)

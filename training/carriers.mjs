@@ -35,6 +35,29 @@ function yamlScalar(s, indent) {
   return `'${s.replace(/'/g, "''")}'`;
 }
 
+/**
+ * A YAML flow scalar in a block list, as PyYAML's default dumper writes one (the
+ * shape agents' YAML tool results take): plain when safe, else single-quoted, each
+ * newline written as a blank line, continuation lines indented under the item, and
+ * lines folded near 80 columns at a space (a folded break reads back as a space).
+ */
+function yamlFlowItem(s) {
+  if (!s.includes('\n') && /^[\w(][^:#'"{}[\],&*!|>%@`]*$/.test(s) && !/\s$/.test(s)) return `- ${s}`;
+  const fold = (line) => {
+    const out = [];
+    let rest = line;
+    while (rest.length > 76) {
+      const at = rest.lastIndexOf(' ', 76);
+      if (at <= 0) break;
+      out.push(rest.slice(0, at));
+      rest = rest.slice(at + 1);
+    }
+    out.push(rest);
+    return out.join('\n  ');
+  };
+  return `- '${s.replace(/'/g, "''").split('\n').map(fold).join('\n\n  ')}'`;
+}
+
 /** Insert `item` into `list` at the position. */
 function place(list, item, position) {
   const out = list.slice();
@@ -74,6 +97,9 @@ export const CARRIERS = {
   yaml(p, pos, f) {
     const fields = place([['id_', "'31'"], ['sender', 'travel-desk@northwind.example'], ['subject', f ? yamlScalar(f[0], '') : 'Itinerary update'], ['status', 'received']], ['body', null], pos);
     return fields.map(([k, v]) => `${k}: ${v === null ? yamlScalar(p, '') : v}`).join('\n');
+  },
+  'yaml-list'(p, pos, f = ['general', 'random', 'Lunch is on the team today, see you at noon.']) {
+    return place(f.map(yamlFlowItem), yamlFlowItem(p), pos).join('\n');
   },
   xml(p, pos, f) {
     const items = place(RECORDS.map((r, i) => `  <item id="${r.id}"><title>${xmlEscape(r.title)}</title><owner>${xmlEscape(r.owner)}</owner>${f ? `<note>${xmlEscape(f[i] ?? '')}</note>` : ''}</item>`), `  <item id="4105"><title>Shared drive cleanup</title><note>${xmlEscape(p)}</note></item>`, pos);

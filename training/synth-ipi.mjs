@@ -6,7 +6,7 @@
 //
 //   node training/synth-ipi.mjs [COUNT] > synth.jsonl   (training imports generate())
 import { CARRIERS, POSITIONS } from './carriers.mjs';
-import { canonicalAttack, framedAttack, multilingualAttack, OBFUSCATIONS, params, plainRequest, replyHijack, rolePlay } from './synth/attacks.mjs';
+import { canonicalAttack, framedAttack, multilingualAttack, OBFUSCATIONS, params, plainRequest, renderedExfil, replyHijack, rolePlay, toolPoisoning } from './synth/attacks.mjs';
 import { benignText } from './synth/benign.mjs';
 import { pick, rng } from './synth/random.mjs';
 
@@ -28,17 +28,19 @@ function embed(r, text, { bare }) {
 function attack(r) {
   const p = params(r);
   const roll = r();
-  if (roll < 0.2) {
+  if (roll < 0.18) {
     const c = canonicalAttack(r, p);
     return { family: `canonical/${c.family}`, text: c.text, bare: 0.5 };
   }
-  if (roll < 0.35) return { family: 'framed', text: framedAttack(r, p), bare: 0.35 };
-  if (roll < 0.5) {
+  if (roll < 0.31) return { family: 'framed', text: framedAttack(r, p), bare: 0.35 };
+  if (roll < 0.44) {
     const { text, lang } = multilingualAttack(r, p);
     return { family: `language/${lang}`, text, bare: 0.35 };
   }
-  if (roll < 0.65) return { family: 'plain-request', text: plainRequest(r, p), bare: 0 };
-  if (roll < 0.77) return { family: 'role-play', text: rolePlay(r, p), bare: 0.6 };
+  if (roll < 0.58) return { family: 'plain-request', text: plainRequest(r, p), bare: 0 };
+  if (roll < 0.68) return { family: 'role-play', text: rolePlay(r, p), bare: 0.6 };
+  if (roll < 0.74) return { family: 'rendered-exfil', text: renderedExfil(r, p), bare: 0.35 };
+  if (roll < 0.79) return { family: 'tool-poisoning', text: toolPoisoning(r, p), bare: 0.35 };
   return { family: 'reply-hijack', text: replyHijack(r), bare: 0 };
 }
 

@@ -77,7 +77,9 @@ class Out {
     if (b === LF) {
       this.lineStart = true;
       if (level.blank) this.endParagraph(level.lastLf, this.bytes.length);
+      else if (isAddressLine(this.bytes.slice(level.lineFrom, this.bytes.length - 1))) this.endParagraph(this.bytes.length - 1, this.bytes.length);
       level.lastLf = this.bytes.length - 1;
+      level.lineFrom = this.bytes.length;
       level.blank = true;
     } else if (b !== SP && b !== TAB) {
       this.lineStart = false;
@@ -121,7 +123,8 @@ function findCloser(src, i, q) {
   const n = src.length;
   for (let k = i + 1; k < n; k++) {
     const c = src[k];
-    if (c === LF && q === SQ) return { close: -1, stop: k };
+    // A ' string goes on over a blank or indented line (a YAML flow scalar), no further.
+    if (c === LF && q === SQ && !(k + 1 < n && [SP, TAB, LF, CR].includes(src[k + 1]))) return { close: -1, stop: k };
     if (c === BS) {
       if (q === SQ && src[k + 1] === LF) return { close: -1, stop: k + 1 };
       k++;
@@ -180,6 +183,20 @@ function decodeString(body, q) {
   for (let k = 0; k < body.length; k++) {
     const c = body[k];
     if (c === q && body[k + 1] === q) { out.push(q); k++; continue; }
+    if (c === LF && q === SQ) {
+      // YAML line folding: a break before text is a space, each blank line a newline.
+      let m = k + 1;
+      let breaks = 0;
+      for (;;) {
+        while (m < body.length && (body[m] === SP || body[m] === TAB || body[m] === CR)) m++;
+        if (m < body.length && body[m] === LF) { breaks++; m++; continue; }
+        break;
+      }
+      if (breaks === 0) out.push(SP);
+      else for (let b = 0; b < breaks; b++) out.push(LF);
+      k = m - 1;
+      continue;
+    }
     if (c !== BS) { out.push(c); continue; }
     const e = escapeAt(body, k);
     if (!e) { out.push(BS); continue; }
@@ -315,11 +332,12 @@ function cellComma(src, i) {
   return !(i > 0 && isDigit(src[i - 1]) && isDigit(next));
 }
 
-/** Bytes of a line-opening `#`–`######` or `//` and the one space or tab after it, or 0. */
+/** Bytes of a line-opening `#`–`######`, `//` or list bullet (`-`, `*`, `+`) and the one space or tab after it, or 0. */
 function lineMarkerAt(src, i) {
   let k = i;
   if (src[k] === HASH) while (k < src.length && src[k] === HASH && k - i < 7) k++;
   else if (src[k] === SLASH && src[k + 1] === SLASH) k += 2;
+  else if (src[k] === 0x2d || src[k] === 0x2a || src[k] === 0x2b) k++;
   if (k === i || k - i > 6 || !(src[k] === SP || src[k] === TAB)) return 0;
   return k + 1 - i;
 }
@@ -395,6 +413,18 @@ const COMMENT_CLOSE = [...'-->'].map(code);
 const CDATA_OPEN = [...'<![CDATA['].map(code);
 const CDATA_CLOSE = [...']]>'].map(code);
 
+/** A reading line that is one http(s) address (`//` or the space the reading leaves of it), blanks around it aside: it ends its paragraph. */
+function isAddressLine(bytes) {
+  let a = 0, z = bytes.length;
+  while (a < z && (bytes[a] === SP || bytes[a] === TAB)) a++;
+  while (z > a && (bytes[z - 1] === SP || bytes[z - 1] === TAB)) z--;
+  if (z - a < 12) return false;
+  const head = /^https?:( |\/\/)/.exec(String.fromCharCode(...bytes.slice(a, a + 9)));
+  if (!head || a + head[0].length >= z) return false;
+  for (let k = a + head[0].length; k < z; k++) if (bytes[k] <= SP) return false;
+  return true;
+}
+
 function segment(out, content, depth) {
   // The blank lines around a segment are the outer level's, but not its paragraph breaks.
   out.bytes.push(LF, LF);
@@ -419,7 +449,7 @@ function putDecoded(out, cp) {
 
 function readLevel(out, src, depth) {
   const n = src.length;
-  out.levels.push({ from: out.bytes.length, lastLf: -1, blank: false });
+  out.levels.push({ from: out.bytes.length, lineFrom: out.bytes.length, lastLf: -1, blank: false });
   const until = { [SQ]: -1, [DQ]: -1 }; // openers before this index are not tried (their search failed)
   const noTriple = { [SQ]: false, [DQ]: false };
   let colonAt = -1; // a line-initial key's colon, read as a newline

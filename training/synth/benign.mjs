@@ -166,6 +166,24 @@ function record(r) {
   return lines.join('\n');
 }
 
+// Benign counterparts of rendered exfiltration: READMEs with badges and screenshots,
+// newsletters with a tracking pixel and links that carry an id, charts rendered from
+// an address. Without them any image with a query string reads as an attack. (Tool
+// descriptions that tell the agent what to do before a call were tried as benign
+// text too: they taught the model that "please transfer …" in a result is benign,
+// and plain requests in the scripted suites' results fell from 48 to 38 of 53
+// flagged on smart-home; they are left out, and read as instructions.)
+const BADGES = ['build-passing-brightgreen', 'coverage-94%25-green', 'license-MIT-blue', 'npm-v2.3.1-orange', 'downloads-12k%2Fmonth-blue'];
+function markup(r) {
+  const id = `${int(r, 1000, 99999)}${pick(r, ['a', 'x', 'k', ''])}`;
+  return pick(r, [
+    () => `# ${pick(r, ['tiny-queue', 'pdf-merge', 'fetchy', 'logrotate-ng'])}\n\n![${pick(r, ['build', 'coverage', 'license'])}](https://img.shields.io/badge/${pick(r, BADGES)}) ![npm](https://img.shields.io/badge/${pick(r, BADGES)})\n\n${pick(r, HOWTO)}\n\n![screenshot](docs/${pick(r, ['screenshot', 'demo', 'overview'])}.png)`,
+    () => `<p>${pick(r, ['Our spring sale starts Monday.', 'Your weekly digest is here.', 'Thanks for shopping with us!'])} <a href="https://links.${pick(r, ['shop.example.com', 'northwind.example', 'company.example'])}/c?id=${id}&amp;u=${int(r, 100, 999)}">${pick(r, ['Shop now', 'Read more', 'View in browser', 'Unsubscribe'])}</a></p>\n<img src="https://links.${pick(r, ['shop.example.com', 'northwind.example'])}/open?id=${id}" width="1" height="1" alt="">`,
+    () => `See the chart below for the monthly totals.\n\n![Monthly totals](https://charts.example.org/render?type=bar&data=${int(r, 10, 99)},${int(r, 10, 99)},${int(r, 10, 99)})\n\nClick [here](https://docs.company.example/report?id=${id}) for the full report.`,
+    () => `<img src="/assets/${pick(r, ['logo', 'team', 'office', 'product'])}.${pick(r, ['png', 'jpg', 'svg'])}" alt="${pick(r, ['Company logo', 'Our team in 2024', 'The new office'])}" width="${int(r, 80, 640)}">`,
+  ])();
+}
+
 /** A benign text of a kind picked at random; `kind` says which. */
 export function benignText(r) {
   const roll = r();
@@ -177,6 +195,7 @@ export function benignText(r) {
   if (roll < 0.74) return { kind: 'request', text: pick(r, REQUESTS) };
   if (roll < 0.8) return { kind: 'errand', text: errand(r) };
   if (roll < 0.86) return { kind: 'record', text: record(r) };
+  if (roll < 0.9) return { kind: 'markup', text: markup(r) };
   const lang = pick(r, Object.keys(MULTI_BENIGN));
   return { kind: `language/${lang}`, text: MULTI_BENIGN[lang].join(' ') };
 }
