@@ -15,7 +15,7 @@ import { ParapetError } from '../src/bindings/errors.js';
 
 const CODES = new Set([
   'invalid-type', 'invalid-length', 'invalid-value', 'not-initialized', 'init-failed', 'hasher-finished', 'destroyed',
-  'state-version', 'store-damaged', 'core-mismatch',
+  'state-version', 'store-damaged', 'core-mismatch', 'result-withheld',
 ]);
 
 const junk = fc.constantFrom<unknown>(

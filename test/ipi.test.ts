@@ -274,7 +274,7 @@ describe('hooks and guardTool', () => {
     await expect(sendEmail({ to: 'bob@example.org' })).resolves.toBe('sent');
   });
 
-  it('guardTool on a session that ended refuses before the tool runs, and withholds a result no session saw', async () => {
+  it('guardTool on a session that ended refuses before the tool runs, and withholds a result no session saw, saying the tool ran', async () => {
     const d = new IpiDetector({ mode: 'block', env: {}, classifier: fixed(() => 0) });
     let ran = 0;
     const ended = d.session('gone');
@@ -283,7 +283,8 @@ describe('hooks and guardTool', () => {
     expect(ran).toBe(0);
     const live = d.session('live');
     const endsWhileRunning = guardTool('read_email', async () => (ran++, live.end(), INJECTED), live);
-    await expect(endsWhileRunning({})).rejects.toMatchObject({ code: 'destroyed' });
+    // Its effect has happened: a distinct code, so that a caller retrying on 'destroyed' does not repeat it.
+    await expect(endsWhileRunning({})).rejects.toMatchObject({ code: 'result-withheld', message: expect.stringMatching(/"read_email" ran.*do not retry/), cause: expect.objectContaining({ code: 'destroyed' }) });
     expect(ran).toBe(1);
   });
 });

@@ -25,8 +25,13 @@ export type ParapetRangeErrorCode = 'invalid-length' | 'invalid-value';
  * to load, a hasher reused after digest, an object used after destroy, saved
  * state of another version, a node store whose hashes are missing or malformed.
  */
-/** `core-mismatch`: the bindings and core.wasm disagree on a bound — a build defect, never the caller's input. */
-export type ParapetStateErrorCode = 'not-initialized' | 'init-failed' | 'hasher-finished' | 'destroyed' | 'session-dropped' | 'stale-state' | 'state-version' | 'store-damaged' | 'core-mismatch';
+/**
+ * `core-mismatch`: the bindings and core.wasm disagree on a bound — a build defect,
+ * never the caller's input. `result-withheld`: a guarded tool ran, so its effect has
+ * happened, but its session ended meanwhile and no session saw the result: the
+ * caller must not retry the call as if it never ran.
+ */
+export type ParapetStateErrorCode = 'not-initialized' | 'init-failed' | 'hasher-finished' | 'destroyed' | 'session-dropped' | 'stale-state' | 'state-version' | 'store-damaged' | 'core-mismatch' | 'result-withheld';
 export type ParapetErrorCode = ParapetTypeErrorCode | ParapetRangeErrorCode | ParapetStateErrorCode;
 
 export class ParapetTypeError extends ParapetError {

@@ -1,5 +1,5 @@
 import type { HookRegistry } from '../hooks/registry.js';
-import { assertInteger, assertOptions, describe, ParapetTypeError } from '../bindings/errors.js';
+import { assertInteger, assertOptions, describe, ParapetStateError, ParapetTypeError } from '../bindings/errors.js';
 import { DetectorSession, IpiBlockedError, IpiDetector } from './detector.js';
 import type { ToolCall } from './types.js';
 
@@ -96,8 +96,9 @@ export function registerIpiHook(registry: Pick<HookRegistry, 'register'>, detect
  * Wrap a tool function: each call is assessed first (a blocked call throws
  * IpiBlockedError and the tool never runs) and its result is observed as
  * untrusted content. A session that has ended (dropped as idle, say) makes the
- * wrapper throw ParapetStateError `destroyed`: before the tool runs, or, if it
- * ended while the tool ran, instead of returning a result no session has seen.
+ * wrapper throw ParapetStateError `destroyed` before the tool runs; if it ended
+ * while the tool ran, the wrapper throws `result-withheld` instead of returning a
+ * result no session has seen: the tool's effect has happened, so do not retry.
  */
 export function guardTool<A, R>(name: string, fn: (args: A) => R | Promise<R>, session: DetectorSession): (args: A) => Promise<R> {
   if (typeof name !== 'string') throw new ParapetTypeError(`"name" must be a string, got ${describe(name)}`);
@@ -107,7 +108,15 @@ export function guardTool<A, R>(name: string, fn: (args: A) => R | Promise<R>, s
     const risk = await session.assess({ name, arguments: args });
     if (risk.action === 'block') throw new IpiBlockedError(risk);
     const result = await fn(args);
-    session.observe({ role: 'tool', toolName: name, content: asText(result) });
+    try {
+      session.observe({ role: 'tool', toolName: name, content: asText(result) });
+    } catch (cause) {
+      // The tool has run: say so, or a caller that retries on 'destroyed' repeats its effect.
+      if (cause instanceof ParapetStateError && cause.code === 'destroyed') {
+        throw new ParapetStateError(`"${name}" ran, but its session ended while it ran: its result is withheld, unseen by any session (do not retry the call; resume or start a session to go on)`, 'result-withheld', { cause });
+      }
+      throw cause;
+    }
     return result;
   };
 }
