@@ -28,10 +28,13 @@ const attrEscape = (s) => xmlEscape(s).replace(/"/g, '&quot;');
 const csvCell = (s) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
 const mdCell = (s) => s.replace(/\|/g, '\\|').replace(/\n/g, '<br>');
 
+/** Whether a one-line text can stand in YAML unquoted (no indicator, quote or trailing blank). */
+const isPlainYaml = (s) => /^[\w(][^:#'"{}[\],&*!|>%@`]*$/.test(s) && !/\s$/.test(s);
+
 /** A YAML scalar: plain when safe, a literal block for several lines, else single-quoted. */
 function yamlScalar(s, indent) {
   if (s.includes('\n')) return `|\n${s.split('\n').map((l) => `${indent}  ${l}`).join('\n')}`;
-  if (/^[\w(][^:#'"{}[\],&*!|>%@`]*$/.test(s) && !/\s$/.test(s)) return s;
+  if (isPlainYaml(s)) return s;
   return `'${s.replace(/'/g, "''")}'`;
 }
 
@@ -42,7 +45,7 @@ function yamlScalar(s, indent) {
  * lines folded near 80 columns at a space (a folded break reads back as a space).
  */
 function yamlFlowItem(s) {
-  if (!s.includes('\n') && /^[\w(][^:#'"{}[\],&*!|>%@`]*$/.test(s) && !/\s$/.test(s)) return `- ${s}`;
+  if (!s.includes('\n') && isPlainYaml(s)) return `- ${s}`;
   const fold = (line) => {
     const out = [];
     let rest = line;

@@ -1,7 +1,7 @@
-// The detector's training texts: data/ipi (development set and the public corpus,
-// each row with the sources it derives from) and the generator's rows.
+// The detector's real training texts: data/ipi (development set and the public
+// corpus), each row with the sources it derives from. The generator's rows come from
+// training/synth-ipi.mjs, one sample per seed (training/train-ipi.mjs).
 import { dataFile, readJsonl } from '../scripts/jsonl.mjs';
-import { generate } from './synth-ipi.mjs';
 
 /** Every source that is held out in turn (leave-one-source-out). */
 export const SOURCES = ['agentdojo-slack', 'agentdojo-workspace', 'asb', 'bipia-train', 'garak', 'spikee', 'spikee+asb', 'debian-docs', 'notinject', 'peps', 'polyai', 'tldr', 'wildguard'];
@@ -13,7 +13,7 @@ export const SOURCES = ['agentdojo-slack', 'agentdojo-workspace', 'asb', 'bipia-
  * `embedded/<shape>-<carrier>/…` row puts an attack into a carrier text taken from
  * another source (tldr, peps, polyai, garak's whois records).
  */
-export function loadTexts({ synthetic = true } = {}) {
+export function loadTexts() {
   const rows = [];
   for (const r of readJsonl(dataFile('dev.jsonl.gz'))) rows.push({ text: r.text, label: r.label, source: r.source, family: r.family ?? '', origins: [r.source] });
   for (const r of readJsonl(dataFile('train-public.jsonl.gz'))) {
@@ -26,7 +26,6 @@ export function loadTexts({ synthetic = true } = {}) {
     if (carrier && carrier[1] !== 'asb') origins.add(carrier[1]);
     rows.push({ text: r.text, label: r.label, source: r.source, family: r.family, origins: [...origins] });
   }
-  if (synthetic) rows.push(...generate());
   return rows;
 }
 

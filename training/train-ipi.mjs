@@ -148,7 +148,7 @@ export function evaluate(oof, anchors) {
 async function main() {
   await init();
   const started = Date.now();
-  const rows = loadTexts({ synthetic: false });
+  const rows = loadTexts();
   const seeds = arg('seeds')?.split(',').map(Number) ?? GENERATOR_SEEDS;
   if (seeds.some((x) => !Number.isSafeInteger(x)) || (arg('seeds') && !flag('no-write'))) throw new Error('--seeds takes whole numbers, and only with --no-write: the shipped model uses GENERATOR_SEEDS');
   const samples = seeds.map((seed) => generate(undefined, seed));
