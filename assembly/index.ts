@@ -10,7 +10,7 @@ export {
   statsVariance, statsZScore, gaussPush, gaussScore,
 } from './entropy';
 export { MODE_TEXT, MODE_JSON, MODE_AUTO, MAX_SHINGLE_K, featurize, featurizeCapacity, shingles, shinglesCapacity } from './tokenizer';
-export { linearLogit, maxLogitRanges } from './linear';
+export { linearLogit, maxLogitRanges, widenInt8 } from './linear';
 export { MAX_READING_INPUT, readingCapacity, reading } from './reading';
 export { readingRanges } from './ranges';
 

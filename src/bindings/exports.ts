@@ -44,6 +44,7 @@ export interface CoreExports {
     text: number, table: number, n: number, mode: number, buckets: number, nMin: number, nMax: number, out: number, cap: number,
     counts: number, weights: number, bias: number,
   ): number;
+  widenInt8(src: number, dst: number, n: number, scale: number): void;
 
   readingCapacity(len: number): number;
   reading(ptr: number, len: number, region: number, cap: number): number;

@@ -10,6 +10,7 @@ export { shannonEntropy, logprobEntropy, logprobEntropies, RunningStats, Diagona
 export type { RunningStatsState, DiagonalGaussianState } from './stats.js';
 export { normalizeText, featurize, featurizeInto, shingles } from './text.js';
 export { LinearModel } from './linear.js';
+export type { QuantizedWeights } from './linear.js';
 export { readText, readingRanges } from './reading.js';
 export type { Reading, ReadingRanges } from './reading.js';
 export type { FeaturizeOptions, TokenizeMode } from './text.js';

@@ -6,9 +6,22 @@ import { featureSettings, featurizeInPlace, stageRanges, type FeaturizeOptions }
 
 
 /**
+ * Weights stored as int8 with one scale (w = int8[i] · scale): the embedded
+ * content model's form (decision 69), widened to f32 in the core.
+ */
+export interface QuantizedWeights {
+  readonly int8: Int8Array;
+  readonly scale: number;
+}
+
+const isQuantized = (w: unknown): w is QuantizedWeights =>
+  typeof w === 'object' && w !== null && (w as QuantizedWeights).int8 instanceof Int8Array;
+
+/**
  * A linear model over `featurize` ids, scored in the core without copying
  * the ids out: x_j = log1p(count_j), L2-normalised, logit = bias + w·x.
- * Weights live in wasm memory (4 bytes per bucket).
+ * Weights, float32 or int8 with one scale, live in wasm memory as float32
+ * (4 bytes per bucket).
  */
 export class LinearModel {
   readonly buckets: number;
@@ -17,19 +30,28 @@ export class LinearModel {
   #weights: OwnedBlock | undefined;
   #counts: OwnedBlock | undefined;
 
-  constructor(weights: Float32Array, bias: number, features: Omit<FeaturizeOptions, 'buckets'> = {}) {
-    if (!(weights instanceof Float32Array)) throw new ParapetTypeError(`"weights" must be a Float32Array, got ${describe(weights)}`);
-    if (weights.length === 0 || weights.length > 2 ** 24) throw new ParapetRangeError(`"weights" must have 1 to 2^24 entries`, 'invalid-value');
+  constructor(weights: Float32Array | QuantizedWeights, bias: number, features: Omit<FeaturizeOptions, 'buckets'> = {}) {
+    const quantized = isQuantized(weights);
+    if (!quantized && !(weights instanceof Float32Array)) throw new ParapetTypeError(`"weights" must be a Float32Array or { int8, scale }, got ${describe(weights)}`);
+    const n = quantized ? weights.int8.length : weights.length;
+    if (n === 0 || n > 2 ** 24) throw new ParapetRangeError(`"weights" must have 1 to 2^24 entries`, 'invalid-value');
     assertFinite(bias, 'bias');
     assertOptions(features, 'features');
-    for (let i = 0; i < weights.length; i++) if (!Number.isFinite(weights[i]!)) throw new ParapetRangeError(`"weights[${i}]" is not finite`, 'invalid-value');
-    this.buckets = weights.length;
+    if (quantized) assertFinite(weights.scale, 'weights.scale');
+    else for (let i = 0; i < n; i++) if (!Number.isFinite(weights[i]!)) throw new ParapetRangeError(`"weights[${i}]" is not finite`, 'invalid-value');
+    this.buckets = n;
     this.bias = bias;
-    this.features = { ...features, buckets: weights.length };
-    this.#weights = new OwnedBlock(this, weights.length * 4);
-    this.#counts = new OwnedBlock(this, weights.length * 2); // u16 counts
-    heapF32().set(weights, this.#weights.ptr >>> 2);
-    heapU8().fill(0, this.#counts.ptr, this.#counts.ptr + weights.length * 2);
+    this.features = { ...features, buckets: n };
+    this.#weights = new OwnedBlock(this, n * 4);
+    this.#counts = new OwnedBlock(this, n * 2); // u16 counts
+    if (quantized) {
+      // The int8 bytes pass through the counts block, which is zeroed right after.
+      heapU8().set(new Uint8Array(weights.int8.buffer, weights.int8.byteOffset, n), this.#counts.ptr);
+      getCore().widenInt8(this.#counts.ptr, this.#weights.ptr, n, weights.scale);
+    } else {
+      heapF32().set(weights, this.#weights.ptr >>> 2);
+    }
+    heapU8().fill(0, this.#counts.ptr, this.#counts.ptr + n * 2);
   }
 
   /** The logit of `text` (or UTF-8 bytes, taken as normalised). */
