@@ -60,7 +60,7 @@ const rows = [
     s.end();
   }, 1000), 1000],
 ];
-const content = statSync(new URL('../models/ipi-content.f32', import.meta.url)).size;
+const content = statSync(new URL('../models/ipi-content.i8', import.meta.url)).size;
 const onnx = statSync(new URL('../models/ipi-content.onnx', import.meta.url)).size;
 const cold = [];
 for (let i = 0; i < 7; i++) {

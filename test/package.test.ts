@@ -37,15 +37,15 @@ describe('the packed package', () => {
   });
 
   it('carries the content weights once: one base64 copy in the JavaScript, no weight file beside it', () => {
-    const head = readFileSync(join(root, 'models', 'ipi-content.f32')).subarray(0, 96).toString('base64');
+    const head = readFileSync(join(root, 'models', 'ipi-content.i8')).subarray(0, 96).toString('base64');
     const copies = files
       .filter((f) => f.path.endsWith('.js'))
       .reduce((n, f) => n + readFileSync(join(installed, f.path), 'utf8').split(head).length - 1, 0);
     expect(copies).toBe(1);
-    expect(files.filter((f) => /\.(onnx|f32)$/.test(f.path))).toEqual([]);
+    expect(files.filter((f) => /\.(onnx|f32|i8)$/.test(f.path))).toEqual([]);
   });
 
-  it('ships no declaration file of an embedded blob (the model as a 1.4 MB literal type)', () => {
+  it('ships no declaration file of an embedded blob (the model as a literal type of its base64)', () => {
     const declarations = files.filter((f) => f.path.endsWith('.d.ts'));
     expect(declarations.length).toBeGreaterThan(10);
     expect(declarations.filter((f) => f.size > 32 * 1024)).toEqual([]);

@@ -23,6 +23,7 @@ import { loadTexts, SOURCES, weigh } from './data.mjs';
 import { generate } from './synth-ipi.mjs';
 import { anchorsAt } from './calibration.mjs';
 import { pack, score, train } from './mil.mjs';
+import { dequantizeWeights, quantizeWeights } from './quantize.mjs';
 import { reliability, table } from './report.mjs';
 
 export const BUCKETS = 1 << 18;
@@ -157,10 +158,11 @@ async function main() {
   if (flag('check')) {
     // The shipped weights, retrained (no evaluation): the same bytes on every run.
     const { w, b } = fit(rows, samples);
-    const committed = readFileSync(new URL('../models/ipi-content.f32', import.meta.url));
+    const { q, scale } = quantizeWeights(w);
+    const committed = readFileSync(new URL('../models/ipi-content.i8', import.meta.url));
     const meta = JSON.parse(readFileSync(new URL('../models/ipi-content.json', import.meta.url), 'utf8'));
-    const same = Buffer.from(w.buffer).equals(committed) && meta.bias === b;
-    console.log(same ? 'models/ipi-content.f32 reproduced exactly' : 'models/ipi-content.f32 differs from a fresh training run');
+    const same = Buffer.from(q.buffer).equals(committed) && meta.weightScale === scale && meta.bias === b;
+    console.log(same ? 'models/ipi-content.i8 reproduced exactly' : 'models/ipi-content.i8 differs from a fresh training run');
     process.exit(same ? 0 : 1);
   }
   const foldsDir = arg('folds');
@@ -181,17 +183,18 @@ async function main() {
   console.log(table(metrics));
   console.log(reliability(oof, anchors));
   const model = fit(rows, samples);
+  const { q, scale } = quantizeWeights(model.w);
   const meta = {
-    name: 'parapet-ipi-content', version: 2, buckets: BUCKETS, charNgrams: CHAR_NGRAMS, bias: model.b, anchors,
+    name: 'parapet-ipi-content', version: 2, buckets: BUCKETS, charNgrams: CHAR_NGRAMS, bias: model.b, weightScale: scale, anchors,
     levelFalsePositiveRates: LEVEL_FPR, training: { ...TRAINING, texts: rows.length + samples[0].length, synthetic: samples[0].length, generatorSeeds: GENERATOR_SEEDS },
     leaveOneSourceOut: metrics,
   };
   if (!flag('no-write')) {
-    writeFileSync(new URL('../models/ipi-content.f32', import.meta.url), Buffer.from(model.w.buffer));
-    writeFileSync(new URL('../models/ipi-content.onnx', import.meta.url), linearModelOnnx(model.w, model.b));
+    writeFileSync(new URL('../models/ipi-content.i8', import.meta.url), Buffer.from(q.buffer));
+    writeFileSync(new URL('../models/ipi-content.onnx', import.meta.url), linearModelOnnx(dequantizeWeights(q, scale), model.b));
     writeFileSync(new URL('../models/ipi-content.json', import.meta.url), `${JSON.stringify(meta, null, 2)}\n`);
     writeFileSync(new URL('./results/ipi-content-oof.json', import.meta.url), `${JSON.stringify(oof.map((r) => [r.source, r.label, r.logit]))}\n`);
-    console.log(`wrote models/ipi-content.{f32,onnx,json} (bias ${model.b.toFixed(4)})`);
+    console.log(`wrote models/ipi-content.{i8,onnx,json} (bias ${model.b.toFixed(4)})`);
   }
 }
 

@@ -1,6 +1,6 @@
 import { decodeBase64Unchecked } from '../bindings/encoding.js';
 import { assertOptions, ParapetTypeError } from '../bindings/errors.js';
-import { LinearModel } from '../bindings/linear.js';
+import { LinearModel, type QuantizedWeights } from '../bindings/linear.js';
 import { readText } from '../bindings/reading.js';
 import { featurize } from '../bindings/text.js';
 import { scaleLogit, type Anchors } from './calibration.js';
@@ -9,12 +9,26 @@ import { MODEL_META, MODEL_WEIGHTS_BASE64 } from './model.generated.js';
 import { isWhitespace, windowRanges } from './windows.js';
 
 /**
- * The embedded content weights, decoded afresh (a caller may keep or change its copy).
- * The one place that reads the base64: a bundler that inlines a constant used once
- * would otherwise carry the 1.4 MB string twice.
+ * The embedded content weights as stored: int8 with one scale (decision 69: a
+ * quarter of the bytes to parse and decode at start-up). The one place that reads
+ * the base64: a bundler that inlines a constant used once would otherwise carry
+ * the string twice.
+ */
+function embeddedInt8(): QuantizedWeights {
+  const bytes = decodeBase64Unchecked(MODEL_WEIGHTS_BASE64);
+  return { int8: new Int8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), scale: MODEL_META.weightScale };
+}
+
+/**
+ * The embedded content weights as float32, decoded afresh (a caller may keep or
+ * change its copy): `int8 · scale`, rounded once, as the core widens them and as
+ * training widened them for the ONNX file.
  */
 export function embeddedWeights(): Float32Array {
-  return new Float32Array(decodeBase64Unchecked(MODEL_WEIGHTS_BASE64).slice().buffer);
+  const { int8, scale } = embeddedInt8();
+  const w = new Float32Array(int8.length);
+  for (let i = 0; i < int8.length; i++) w[i] = int8[i]! * scale;
+  return w;
 }
 
 /**
@@ -58,18 +72,18 @@ export interface ContentModelOptions {
  */
 export class CoreClassifier implements ContentScorer {
   readonly #model: LinearModel;
-  readonly #weights: Float32Array;
+  /** The float weights, for `explain` only: a caller's own, or the embedded ones widened when first asked for. */
+  #weights: Float32Array | undefined;
   readonly #anchors: Anchors;
 
   constructor(options?: ContentModelOptions) {
     if (options !== undefined) assertOptions(options);
-    const weights = options?.weights ?? embeddedWeights();
     if (options && !(options.weights instanceof Float32Array)) throw new ParapetTypeError(`"weights" must be a Float32Array`);
     const anchors = options?.anchors ?? MODEL_META.anchors;
     assertAnchors(anchors);
-    this.#weights = weights;
+    this.#weights = options?.weights;
     this.#anchors = anchors;
-    this.#model = new LinearModel(weights, options?.bias ?? MODEL_META.bias, { mode: 'text', charNgrams: [MODEL_META.charNgrams[0], MODEL_META.charNgrams[1]], normalize: false });
+    this.#model = new LinearModel(options?.weights ?? embeddedInt8(), options?.bias ?? MODEL_META.bias, { mode: 'text', charNgrams: [MODEL_META.charNgrams[0], MODEL_META.charNgrams[1]], normalize: false });
   }
 
   /** The highest logit of the text's ranges (for parity checks and training). */
@@ -125,15 +139,16 @@ export class CoreClassifier implements ContentScorer {
    * An explanation for people (the playground highlights it), not the score.
    */
   explain(text: string): { word: string; weight: number }[] {
+    const weights = (this.#weights ??= embeddedWeights());
     const out: { word: string; weight: number }[] = [];
     for (const word of readText(text).text.split(/(\s+)/)) {
       if (!/[\p{L}\p{N}]/u.test(word)) {
         out.push({ word, weight: 0 });
         continue;
       }
-      const ids = featurize(word, { mode: 'text', buckets: this.#weights.length, charNgrams: [MODEL_META.charNgrams[0], MODEL_META.charNgrams[1]], normalize: false });
+      const ids = featurize(word, { mode: 'text', buckets: weights.length, charNgrams: [MODEL_META.charNgrams[0], MODEL_META.charNgrams[1]], normalize: false });
       let sum = 0;
-      for (const id of ids) sum += this.#weights[id]!;
+      for (const id of ids) sum += weights[id]!;
       out.push({ word, weight: ids.length ? sum / ids.length : 0 });
     }
     return out;
