@@ -4,10 +4,19 @@ import Benchmark from 'benchmark';
 import { cpus, totalmem } from 'node:os';
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 
+/**
+ * BENCH_SMOKE=1: every benchmark once, at a small size, measuring nothing worth
+ * reading (and refusing --write). `test/bench-smoke.test.ts` runs it so that a
+ * benchmark that no longer runs against the API is a failing test, not a surprise
+ * on the day its figures are needed.
+ */
+export const SMOKE = process.env.BENCH_SMOKE === '1';
+/** `full`, or `smoke` under BENCH_SMOKE. */
+export const sized = (full, smoke) => (SMOKE ? smoke : full);
 /** Short runs: machines here are noisy and CI time is finite; ratios are what we read. */
 export const OPTIONS = { minSamples: 8, maxTime: Number(process.env.BENCH_MAX_TIME ?? 0.6), minTime: 0.05 };
 /** Rounds per suite, alternating the order of its cases; each case reports its best round. */
-export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+export const ROUNDS = SMOKE ? 1 : Number(process.env.BENCH_ROUNDS ?? 3);
 
 /**
  * Run `cases` ({ name, fn, defer?, perOp? }) as one suite, ROUNDS times with
@@ -23,13 +32,25 @@ export async function runSuite(title, cases) {
   const best = new Map();
   for (let round = 0; round < ROUNDS; round++) {
     const ordered = round % 2 === 0 ? cases : [...cases].reverse();
-    for (const row of await runOnce(title, ordered)) {
+    for (const row of await (SMOKE ? callOnce(ordered) : runOnce(title, ordered))) {
       const seen = best.get(row.name);
       if (!seen || row.meanUs < seen.meanUs) best.set(row.name, row);
     }
   }
   const rows = cases.map((c) => best.get(c.name));
   for (const r of rows) process.stderr.write(`  ${title} · ${r.name}: ${r.meanUs.toFixed(3)} µs ±${r.rme.toFixed(1)}% (best of ${ROUNDS})\n`);
+  return rows;
+}
+
+/** Under BENCH_SMOKE: each case called once (benchmark.js calibrates for seconds even at its smallest settings). */
+async function callOnce(cases) {
+  const rows = [];
+  for (const c of cases) {
+    const t = performance.now();
+    await c.fn();
+    const meanUs = (Math.max(performance.now() - t, 1e-3) * 1000) / (c.perOp ?? 1);
+    rows.push({ name: c.name, hz: 1e6 / meanUs, meanUs, rme: 0, bytes: c.bytes });
+  }
   return rows;
 }
 
@@ -73,6 +94,7 @@ export function stamp() {
  */
 export function writeSection(name, markdown) {
   if (!process.argv.includes('--write')) return;
+  if (SMOKE) throw new Error('BENCH_SMOKE figures are not results: run without it to --write');
   const file = new URL('./RESULTS.md', import.meta.url);
   const text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmark results\n\nWritten by `npm run bench -- --write`; ratios are measured in the same run (each case: the best of 3 rounds in alternating order, see bench/harness.mjs).\n';
   const start = `<!-- ${name}:start -->`;

@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { init, IpiDetector } from '../dist/ipi.js';
-import { stamp, writeSection } from './harness.mjs';
+import { sized, stamp, writeSection } from './harness.mjs';
 
 await init();
 const detector = new IpiDetector({ mode: 'block', env: {} });
@@ -22,15 +22,16 @@ const repr4k = json4k.replace(/"/g, "'");
 const table4k = Array.from({ length: 200 }, (_, i) => `| ${2000 + i} | Bulldogs ${i} | ${i * 3} | ${i % 7} | tries and goals |`).join('\n').slice(0, 4096);
 
 function percentiles(fn, n) {
-  for (let i = 0; i < 200; i++) fn();
-  const t = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < sized(200, 2); i++) fn();
+  const count = sized(n, 20);
+  const t = new Float64Array(count);
+  for (let i = 0; i < count; i++) {
     const s = performance.now();
     fn();
     t[i] = (performance.now() - s) * 1000;
   }
   t.sort();
-  return { p50: t[Math.floor(n * 0.5)], p99: t[Math.floor(n * 0.99)] };
+  return { p50: t[Math.floor(count * 0.5)], p99: t[Math.floor(count * 0.99)] };
 }
 
 const session = detector.session('bench');
@@ -40,7 +41,7 @@ const call = { name: 'send_email', arguments: { to: 'mark.black-2134@gmail.com',
 // A long session: 10,000 calls and results before the measured one.
 const long = detector.session('long');
 long.observe({ role: 'user', content: 'Keep the inventory up to date and report anything unusual.' });
-for (let i = 0; i < 10_000; i++) {
+for (let i = 0; i < sized(10_000, 100); i++) {
   long.evaluate({ name: 'get_item', arguments: { id: `item-${i}` } });
   long.observe({ role: 'tool', toolName: 'get_item', content: `Item ${i}: ${i % 7} boxes on shelf ${i % 97}, counted by worker ${i % 13}.` });
 }
@@ -63,7 +64,7 @@ const rows = [
 const content = statSync(new URL('../models/ipi-content.i8', import.meta.url)).size;
 const onnx = statSync(new URL('../models/ipi-content.onnx', import.meta.url)).size;
 const cold = [];
-for (let i = 0; i < 7; i++) {
+for (let i = 0; i < sized(7, 1); i++) {
   const code = `const t=performance.now(); const m=await import(${JSON.stringify(new URL('../dist/ipi.js', import.meta.url).href)}); await m.init(); new m.IpiDetector({env:{}}).inspect('x'); console.log(performance.now()-t)`;
   cold.push(Number(execFileSync(process.execPath, ['--input-type=module', '-e', code]).toString()));
 }
@@ -73,7 +74,7 @@ const md = [
   ...rows.map(([name, r, target]) => `| ${name} | ${r.p50.toFixed(0)} / ${r.p99.toFixed(0)} µs | p99 ≤ ${target} µs |`),
   `| model: content weights (in-core) / ONNX file | ${(content / 1024).toFixed(0)} / ${(onnx / 1024).toFixed(0)} KiB | ≤ 4 MiB |`,
   `| JS heap after a 10,000-call session (whole process) | ${(heapAfterLong / 2 ** 20).toFixed(0)} MiB | flat: state is capped |`,
-  `| cold start: import + init + detector + first inspect (median of 7) | ${cold[3].toFixed(1)} ms | ≤ 50 ms |`,
+  `| cold start: import + init + detector + first inspect (median of ${cold.length}) | ${cold[cold.length >> 1].toFixed(1)} ms | ≤ 50 ms |`,
 ].join('\n');
 console.log(md);
 writeSection('ipi', `## Injection detection\n\n${md}`);

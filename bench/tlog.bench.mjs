@@ -1,10 +1,10 @@
 // Transparency-log benchmarks (issue: tlog) at 1,000,000 leaves: append rate,
 // inclusion and consistency proofs (generate, verify), memory per leaf.
 import { init, MerkleTree, MemoryNodeStore, verifyInclusion, verifyConsistency, hashLeaf } from '../dist/tlog.js';
-import { runSuite, stamp, writeSection } from './harness.mjs';
+import { runSuite, sized, stamp, writeSection } from './harness.mjs';
 
 await init();
-const N = 1_000_000;
+const N = sized(1_000_000, 10_000);
 const leaf = (i) => new TextEncoder().encode(`{"op":"put","key":"k${i}","v":${i}}`);
 
 // Append rate: batches of 1000 (how the memory store flushes), and one at a time.
@@ -14,7 +14,7 @@ let t = performance.now();
 for (let i = 0; i < N; i += 1000) tree.appendMany(Array.from({ length: 1000 }, (_, j) => leaf(i + j)));
 const batchRate = N / ((performance.now() - t) / 1000);
 const single = new MerkleTree();
-const M = 200_000;
+const M = sized(200_000, 2_000);
 t = performance.now();
 for (let i = 0; i < M; i++) single.append(leaf(i));
 const singleRate = M / ((performance.now() - t) / 1000);

@@ -9,7 +9,7 @@ import { init, VmgMemoryStore, MemoryBackend, canonicalJson, canonicalJsonBytes 
 import { SqliteBackend } from '../dist/vmg-sqlite.js';
 import { sha256, sha256Utf8, merkleLeafHashBatch } from '../dist/index.js';
 import { hashLeaf } from '../dist/tlog.js';
-import { runSuite, stamp, writeSection } from './harness.mjs';
+import { runSuite, sized, stamp, writeSection } from './harness.mjs';
 
 await init();
 const dir = mkdtempSync(join(tmpdir(), 'parapet-bench-'));
@@ -127,8 +127,8 @@ function parseAndHashRate(entries) {
 //    least any verifier of this log must do per entry, timed alike: decode and parse the
 //    entry, and hash it as a leaf (four at a time, as verify does).
 {
-  const N = Number(process.env.BENCH_VMG_ENTRIES ?? 1_000_000);
-  const RUNS = 3;
+  const N = Number(process.env.BENCH_VMG_ENTRIES ?? sized(1_000_000, 2_000));
+  const RUNS = sized(3, 1);
   const small = { v: 'value of a modest memory entry' };
   const putRates = [];
   let store;
