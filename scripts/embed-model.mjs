@@ -1,7 +1,8 @@
 // Writes src/ipi/model.generated.ts and src/ipi/trace-model.generated.ts from
 // models/ipi-content.{i8,json} and models/ipi-trace.json: the trained weights
-// (base64 of the int8 content weights; decision 69) and what the runtime needs of their metadata, so the detector needs no
-// file system or network to load its models. DO NOT EDIT the output.
+// (the int8 content weights as base64; decision 69) and what the runtime needs of
+// their metadata, so the detector needs no file system or network to load its
+// models. DO NOT EDIT the output.
 import { readFileSync, writeFileSync } from 'node:fs';
 
 const weights = readFileSync(new URL('../models/ipi-content.i8', import.meta.url));

@@ -7,7 +7,10 @@ import { featureSettings, featurizeInPlace, stageRanges, type FeaturizeOptions }
 
 /**
  * Weights stored as int8 with one scale (w = int8[i] · scale): the embedded
- * content model's form (decision 69), widened to f32 in the core.
+ * content model's form (decision 69), widened to f32 in the core. The core takes
+ * the scale as an f32, so a scale that is not one is rounded to the nearest first;
+ * one that is (`Math.fround`) gives each weight exactly as `Float32Array.from(int8,
+ * (q) => q * scale)` would.
  */
 export interface QuantizedWeights {
   readonly int8: Int8Array;
