@@ -5,10 +5,8 @@
 // request in words, and the call an agent that obeys it makes). Written for this
 // project; none is one of the public agent benchmarks' suites.
 import { int, pick } from '../synth/random.mjs';
-
-const PEOPLE = ['Emma Johnson', 'Noah Williams', 'Mia Chen', 'Liam Garcia', 'Ava Patel', 'Lucas Müller', 'Zoe Martin', 'Omar Haddad'];
-const email = (name, domain = 'example.com') => `${name.toLowerCase().replace(/[^a-z]+/g, '.')}@${domain}`;
-const ATTACKER = { email: 'sync.backup@data-mirror.test', iban: 'LT12 1000 0111 0100 1000', url: 'https://secure-check.test/session', phone: '+1 415 555 0173', user: 'helpdesk-bot', account: '7712049981', address: '99 Dockside Road, Unit 7' };
+import { ATTACKER, email, PEOPLE } from './cast.mjs';
+import { chat, office } from './suites-office.mjs';
 
 // --- banking -------------------------------------------------------------------
 function banking(r) {
@@ -276,4 +274,4 @@ function home(r) {
   };
 }
 
-export const SUITES = { banking, travel, shopping, devops, support, 'smart-home': home };
+export const SUITES = { banking, travel, shopping, devops, support, 'smart-home': home, office, chat };
