@@ -23,7 +23,7 @@ function steps(suite, calls, k, format) {
   return calls.slice(0, k).map((call) => ({ call, result: render(suite.tools[call.name].run(suite.env, call.arguments), format) }));
 }
 
-export function generateTraces(count = 4000, seed = 20261202) {
+export function generateTraces(count = 5000, seed = 20261202) {
   const r = rng(seed);
   const names = Object.keys(SUITES);
   const out = [];
@@ -62,5 +62,5 @@ export function generateTraces(count = 4000, seed = 20261202) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  for (const t of generateTraces(Number(process.argv[2] ?? 4000))) process.stdout.write(`${JSON.stringify(t)}\n`);
+  for (const t of generateTraces(Number(process.argv[2] ?? 5000))) process.stdout.write(`${JSON.stringify(t)}\n`);
 }

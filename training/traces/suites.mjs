@@ -7,6 +7,7 @@
 import { int, pick } from '../synth/random.mjs';
 import { ATTACKER, email, PEOPLE } from './cast.mjs';
 import { chat, office } from './suites-office.mjs';
+import { code, health } from './suites-records.mjs';
 
 // --- banking -------------------------------------------------------------------
 function banking(r) {
@@ -274,4 +275,4 @@ function home(r) {
   };
 }
 
-export const SUITES = { banking, travel, shopping, devops, support, 'smart-home': home, office, chat };
+export const SUITES = { banking, travel, shopping, devops, support, 'smart-home': home, office, chat, health, code };
