@@ -448,7 +448,7 @@ export class IpiSession {
   /**
    * What the call does, traced like a value: an injected passage that names the
    * tool's object ("collect the messages from all channels" before get_channels)
-   * while the user never did. Attacks often begin with a call that copies nothing.
+   * while the user did not name all of it. Attacks often begin with a call that copies nothing.
    */
   #affinity(terms: readonly string[]): { value: number; detail?: string } {
     if (terms.length === 0 || this.#termsTrusted(terms)) return { value: 0 };
@@ -462,10 +462,17 @@ export class IpiSession {
     return best > 0 ? { value: best, detail: `the tool is what an injection-like passage asks for, not what the user asked (passage scores ${best.toFixed(2)})` } : { value: 0 };
   }
 
+  /**
+   * Whether trusted text names every term of the tool (send_email: send and email).
+   * Naming the object alone is not asking for the action: "read my latest email"
+   * does not ask for send_email, and an injected email that asks for a send would
+   * otherwise ride on the user's word "email".
+   */
   #termsTrusted(terms: readonly string[]): boolean {
     const trusted = this.#trusted[0]!;
-    return terms.some((t) => trusted.has(wordHash(t)) || trusted.has(wordHash(`${t}s`)));
+    return terms.length > 0 && terms.every((t) => trusted.has(wordHash(t)) || trusted.has(wordHash(`${t}s`)));
   }
+
 
   /** Mean surprise in bits per word under add-one smoothed counts of what the session has seen. */
   #surprise(words: Uint32Array): number {

@@ -15,8 +15,8 @@ export const TRACE_FEATURES = [
   'copiedRisk', // the highest score of a line an argument was copied from
   'copiedContext', // the highest score of the window around such a line
   'copiedSegment', // the highest score of the carrier string (message, field) holding such a line
-  'affinity', // an injection-like passage names what the tool touches, the user never did
-  'toolTrusted', // the user's or system's own words name what the tool touches
+  'affinity', // an injection-like passage names what the tool does and touches, the user did not name all of it
+  'toolTrusted', // the user's or system's own words name every word of the tool's name that says what it does or touches
   'argsTrusted', // the share of the call's specific values that appear in trusted text
   'sessionRisk', // the highest passage score seen in the session
   'recentRisk', // the highest passage score of the latest tool result
