@@ -473,7 +473,6 @@ export class IpiSession {
     return terms.length > 0 && terms.every((t) => trusted.has(wordHash(t)) || trusted.has(wordHash(`${t}s`)));
   }
 
-
   /** Mean surprise in bits per word under add-one smoothed counts of what the session has seen. */
   #surprise(words: Uint32Array): number {
     if (words.length === 0) return 0;
