@@ -48,8 +48,12 @@ export function generateTraces(count = 5000, seed = 20261202) {
     const at = calls.findIndex((c) => c.name === point.tool);
     const goal = pick(r, suite.goals);
     const { attack, text } = attackText(r, goal.text);
+    const unseen = JSON.stringify(steps(suite, calls, at + 1, format));
     point.place(suite.env, text);
     const done = steps(suite, calls, at + 1, format);
+    // An injection the agent never read (a search that does not match the planted
+    // message) cannot have caused the call: such a trace would teach noise.
+    if (JSON.stringify(done) === unseen) { n--; continue; }
     const meta = { kind, result_format: format, injected_steps: [at], attack };
     if (kind === 'attacked') {
       out.push({ trace_id: `${suiteName}-${n}`, ...base, steps: done, pending: goal.call, label: 1, attack, injection_task: goal.text, meta: { ...meta, pending_effect: effect(goal.call) } });
