@@ -57,6 +57,8 @@ export interface SessionState {
   readonly firstRiskyCall: number;
   /** The highest passage score the session ever read (passages may have been dropped since); optional in state written before it. */
   readonly peakRisk?: number;
+  /** What the user's words so far ask for (the `askedRead` feature); optional in state written before it. */
+  readonly asked?: UserAsks;
   /** Per k, [hash, risk] of the risky passages dropped (see IpiSession); optional in state written before it. */
   readonly lost?: readonly (readonly (readonly [number, number])[])[];
   readonly sources: readonly { readonly tool?: string; readonly score: number; readonly context: number; readonly segment?: number; readonly result: number; readonly sets: readonly (readonly number[])[] }[];
@@ -101,6 +103,8 @@ export class IpiSession {
   #calls = 0;
   #results = 0;
   #firstRiskyCall = -1;
+  /** What the user's own words ask for so far (see `userAsks`). */
+  #userAsked: UserAsks = { question: false, change: false };
   #ended = false;
   lastUsed = 0;
 
@@ -144,6 +148,11 @@ export class IpiSession {
       }
       this.#addSources(added);
     } else {
+      if (role === 'user') {
+        const asked = userAsks(content);
+        const was = this.#userAsked;
+        this.#userAsked = { question: was.question || asked.question, change: was.change || asked.change };
+      }
       const sets = shingleSets(content);
       sets.forEach((s, i) => addBounded(this.#trusted[i]!, s, SESSION_LIMITS.trustedHashes));
       this.#count(sets[0]!);
@@ -190,6 +199,7 @@ export class IpiSession {
     const surprise = this.#surprise(words);
     f('surprise', Math.min(1, surprise));
     f('noArgs', leaves.length === 0 ? 1 : 0);
+    f('askedRead', this.#userAsked.question && !this.#userAsked.change ? 1 : 0);
 
     const trace = this.#ctx.trace;
     let score = trace.score(x);
@@ -299,7 +309,7 @@ export class IpiSession {
   toJSON(): SessionState {
     this.#assertLive();
     return {
-      v: 1, id: this.id, calls: this.#calls, results: this.#results, firstRiskyCall: this.#firstRiskyCall, peakRisk: this.#peakRisk, lost: this.#lost.map((m) => [...m]),
+      v: 1, id: this.id, calls: this.#calls, results: this.#results, firstRiskyCall: this.#firstRiskyCall, peakRisk: this.#peakRisk, asked: { ...this.#userAsked }, lost: this.#lost.map((m) => [...m]),
       sources: this.#sources.map((s) => ({ ...(s.tool ? { tool: s.tool } : {}), score: s.score, context: s.context, segment: s.segment, result: s.result, sets: s.sets.map((set) => [...set]) })),
       trusted: this.#trusted.map((set) => [...set]),
       words: [...this.#counts],
@@ -335,6 +345,11 @@ export class IpiSession {
     session.#firstRiskyCall = s.firstRiskyCall;
     if (s.peakRisk !== undefined && !unit(s.peakRisk)) bad('"peakRisk" must be a number in [0, 1]');
     session.#peakRisk = s.peakRisk ?? 0;
+    if (s.asked !== undefined) {
+      const a = s.asked as unknown as Record<string, unknown> | null;
+      if (typeof a !== 'object' || a === null || typeof a.question !== 'boolean' || typeof a.change !== 'boolean') bad('"asked" must be { question, change }, each a boolean');
+      session.#userAsked = { question: s.asked.question, change: s.asked.change };
+    }
     session.#addSources(s.sources.map((src, i) => {
       if (typeof src !== 'object' || src === null || !unit(src.score) || !unit(src.context) || (src.segment !== undefined && !unit(src.segment)) || !Number.isSafeInteger(src.result) || (src.tool !== undefined && typeof src.tool !== 'string') || !Array.isArray(src.sets) || src.sets.length !== MAX_K) bad(`"sources[${i}]" is malformed`);
       return { tool: src.tool, score: src.score, context: src.context, segment: src.segment ?? src.score, result: src.result, sets: src.sets.map((set, k) => new Set(hashes(set, 4096, `"sources[${i}].sets[${k}]"`))) };
@@ -579,6 +594,46 @@ const WRITE_VERBS = new Set([
   'issue', 'refund', 'run', 'execute', 'comment', 'change', 'reset', 'cancel', 'approve', 'publish', 'edit', 'modify', 'append', 'insert',
 ]);
 
+/**
+ * Verbs by which a user asks the agent to change something or hands it a task
+ * (the tool verbs, and those of requests: "thank the pharmacy", "let Anna see it",
+ * "handle the ticket"). English only: a request in another language reads as no
+ * change asked, so `askedRead` needs a question mark as well.
+ */
+const ASKING_VERBS = new Set([
+  ...WRITE_VERBS, 'put', 'tell', 'give', 'let', 'thank', 'answer', 'respond', 'handle', 'follow', 'perform', 'complete', 'help', 'fix',
+  'resolve', 'process', 'apply', 'submit', 'sign', 'accept', 'decline', 'confirm', 'notify', 'remind', 'make', 'take', 'merge', 'close',
+  'assign', 'archive', 'mark', 'save', 'wire', 'return', 'act', 'go', 'do', 'draft', 'prepare', 'arrange', 'organise', 'organize',
+]);
+/** Asking verbs that, followed by "me", ask for an answer, not a change: "tell me", "give me", "let me know". */
+const ANSWER_VERBS = new Set(['tell', 'give', 'show', 'let']);
+/** "do" before a subject is a question's auxiliary ("how many meetings do I have?"), not "do what she asked". */
+const SUBJECTS = new Set(['i', 'you', 'we', 'they', 'he', 'she', 'it', 'my', 'the', 'a', 'an', 'this', 'that', 'these', 'those', 'any', 'anyone', 'everyone']);
+
+/** What the user's turns ask for: see `userAsks`. */
+interface UserAsks {
+  readonly question: boolean;
+  readonly change: boolean;
+}
+
+/**
+ * What a user's turn asks for: a question (it holds a question mark) and a change (a
+ * verb of ASKING_VERBS other than "tell me"-like answers and the auxiliary "do").
+ * Only user turns count: a system prompt describes tools, it does not ask.
+ */
+function userAsks(text: string): UserAsks {
+  const words = text.toLowerCase().match(/[a-z]+/g) ?? [];
+  let change = false;
+  for (let i = 0; i < words.length && !change; i++) {
+    const w = words[i]!;
+    if (!ASKING_VERBS.has(w)) continue;
+    if (ANSWER_VERBS.has(w) && words[i + 1] === 'me') continue;
+    if (w === 'do' && SUBJECTS.has(words[i + 1] ?? '')) continue;
+    change = true;
+  }
+  return { question: text.includes('?'), change };
+}
+
 const REASON_TEXT: Partial<Record<(typeof TRACE_FEATURES)[number], (d: ReasonDetail) => IpiReason>> = {
   content: (d) => ({ code: 'content', message: `the call's own input reads like an injection (${d.content.toFixed(2)})` }),
   provenance: (d) => ({ code: 'provenance', message: `an argument was copied from untrusted content: ${d.prov.detail ?? ''}` }),
@@ -591,6 +646,7 @@ const REASON_TEXT: Partial<Record<(typeof TRACE_FEATURES)[number], (d: ReasonDet
   afterRisky: () => ({ code: 'after-injection', message: 'the call follows an injection-like tool result' }),
   surprise: () => ({ code: 'surprise', message: 'the call is unusual for this session' }),
   novelEntity: () => ({ code: 'novel-value', message: 'an argument holds an address or number nothing in the session contains' }),
+  askedRead: () => ({ code: 'not-asked', message: 'the user only asked a question, for no change' }),
 };
 interface ReasonDetail {
   readonly prov: { readonly detail?: string };

@@ -25,6 +25,7 @@ export const TRACE_FEATURES = [
   'surprise', // bits per word of the call under the session's trusted text and earlier calls
   'noArgs', // the call carries no value at all
   'novelEntity', // an address, URL, IBAN or number in the arguments that nothing seen contains
+  'askedRead', // the user's words so far are a question and ask for no change (no verb that sends, changes or hands work over)
 ] as const;
 
 export type TraceFeature = (typeof TRACE_FEATURES)[number];

@@ -42,6 +42,7 @@ export type IpiReasonCode =
   | 'after-injection' // the call follows injection-like tool output
   | 'novel-value' // an argument holds a value nothing in the session contains
   | 'surprise' // the call is unusual for the session
+  | 'not-asked' // the user asked a question, the call changes something
   | 'trace' // the trace model's score, no single feature standing out
   | 'approved' // hil: a human approved the flagged call
   | 'not-approved'; // hil: refused, failed or timed out
