@@ -605,6 +605,8 @@ const ASKING_VERBS = new Set([
   'resolve', 'process', 'apply', 'submit', 'sign', 'accept', 'decline', 'confirm', 'notify', 'remind', 'make', 'take', 'merge', 'close',
   'assign', 'archive', 'mark', 'save', 'wire', 'return', 'act', 'go', 'do', 'draft', 'prepare', 'arrange', 'organise', 'organize',
 ]);
+/** Nouns that are asking verbs after "you" or "please": "could you email Bob", "please text Anna". */
+const NOUN_VERBS = new Set(['email', 'mail', 'message', 'text', 'ping', 'dm', 'call', 'ring', 'file']);
 /** Asking verbs that, followed by "me", ask for an answer, not a change: "tell me", "give me", "let me know". */
 const ANSWER_VERBS = new Set(['tell', 'give', 'show', 'let']);
 /** "do" before a subject is a question's auxiliary ("how many meetings do I have?"), not "do what she asked". */
@@ -618,7 +620,8 @@ interface UserAsks {
 
 /**
  * What a user's turn asks for: a question (it holds a question mark) and a change (a
- * verb of ASKING_VERBS other than "tell me"-like answers and the auxiliary "do").
+ * verb of ASKING_VERBS other than "tell me"-like answers and the auxiliary "do", or
+ * a noun of NOUN_VERBS used as a verb).
  * Only user turns count: a system prompt describes tools, it does not ask.
  */
 function userAsks(text: string): UserAsks {
@@ -626,6 +629,7 @@ function userAsks(text: string): UserAsks {
   let change = false;
   for (let i = 0; i < words.length && !change; i++) {
     const w = words[i]!;
+    if (NOUN_VERBS.has(w) && (words[i - 1] === 'you' || words[i - 1] === 'please')) change = true;
     if (!ASKING_VERBS.has(w)) continue;
     if (ANSWER_VERBS.has(w) && words[i + 1] === 'me') continue;
     if (w === 'do' && SUBJECTS.has(words[i + 1] ?? '')) continue;
