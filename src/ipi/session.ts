@@ -608,7 +608,7 @@ const ASKING_VERBS = new Set([
 /** Nouns that are asking verbs after "you" or "please": "could you email Bob", "please text Anna". */
 const NOUN_VERBS = new Set(['email', 'mail', 'message', 'text', 'ping', 'dm', 'call', 'ring', 'file']);
 /** Asking verbs that, followed by "me", ask for an answer, not a change: "tell me", "give me", "let me know". */
-const ANSWER_VERBS = new Set(['tell', 'give', 'show', 'let']);
+const ANSWER_VERBS = new Set(['tell', 'give', 'let']);
 /** "do" before a subject is a question's auxiliary ("how many meetings do I have?"), not "do what she asked". */
 const SUBJECTS = new Set(['i', 'you', 'we', 'they', 'he', 'she', 'it', 'my', 'the', 'a', 'an', 'this', 'that', 'these', 'those', 'any', 'anyone', 'everyone']);
 
