@@ -2,6 +2,7 @@ import { DiagonalGaussian, logprobEntropy, RunningStats, shingles, type RunningS
 import { ParapetStateError, ParapetTypeError } from '../bindings/errors.js';
 import { levelOf, LEVELS } from './calibration.js';
 import { entities, stringLeaves } from './entities.js';
+import { asksReader, SAME_ACTION, userAsks, WRITE_VERBS, type UserAsks } from './requests.js';
 import { TRACE_FEATURES, type TraceScorer } from './trace-model.js';
 import type { ContentScorer } from './classifier.js';
 import type { IpiReason, IpiRisk, Observation, SignalName, SignalReport, ToolCall } from './types.js';
@@ -45,6 +46,7 @@ interface Source {
   readonly context: number; // the score of the window around it
   readonly segment: number; // the score of the carrier string holding it (its own score where none does)
   readonly result: number; // which tool result it came from (count of results observed before it)
+  readonly request: boolean; // the line asks its reader for a change (see asksReader)
   readonly sets: Set<number>[];
 }
 
@@ -61,7 +63,7 @@ export interface SessionState {
   readonly asked?: UserAsks;
   /** Per k, [hash, risk] of the risky passages dropped (see IpiSession); optional in state written before it. */
   readonly lost?: readonly (readonly (readonly [number, number])[])[];
-  readonly sources: readonly { readonly tool?: string; readonly score: number; readonly context: number; readonly segment?: number; readonly result: number; readonly sets: readonly (readonly number[])[] }[];
+  readonly sources: readonly { readonly tool?: string; readonly score: number; readonly context: number; readonly segment?: number; readonly result: number; readonly request?: boolean; readonly sets: readonly (readonly number[])[] }[];
   readonly trusted: readonly (readonly number[])[];
   readonly words: readonly (readonly [number, number])[];
   readonly total: number;
@@ -144,7 +146,7 @@ export class IpiSession {
       for (const p of this.#ctx.content.passages(content)) {
         if (Math.max(p.score, p.context) >= LEVELS.medium && this.#firstRiskyCall < 0) this.#firstRiskyCall = this.#calls;
         // One shape for every source (tool undefined when not named): a spread here cost a third of observe.
-        added.push({ tool: observation.toolName || undefined, score: p.score, context: p.context, segment: p.segment ?? p.score, result, sets: shingleSets(p.text) });
+        added.push({ tool: observation.toolName || undefined, score: p.score, context: p.context, segment: p.segment ?? p.score, result, request: asksReader(p.text), sets: shingleSets(p.text) });
       }
       this.#addSources(added);
     } else {
@@ -200,6 +202,8 @@ export class IpiSession {
     f('surprise', Math.min(1, surprise));
     f('noArgs', leaves.length === 0 ? 1 : 0);
     f('askedRead', this.#userAsked.question && !this.#userAsked.change ? 1 : 0);
+    f('copiedRequest', prov.copiedRequest);
+    f('requested', this.#requested(terms) ? 1 : 0);
 
     const trace = this.#ctx.trace;
     let score = trace.score(x);
@@ -310,7 +314,7 @@ export class IpiSession {
     this.#assertLive();
     return {
       v: 1, id: this.id, calls: this.#calls, results: this.#results, firstRiskyCall: this.#firstRiskyCall, peakRisk: this.#peakRisk, asked: { ...this.#userAsked }, lost: this.#lost.map((m) => [...m]),
-      sources: this.#sources.map((s) => ({ ...(s.tool ? { tool: s.tool } : {}), score: s.score, context: s.context, segment: s.segment, result: s.result, sets: s.sets.map((set) => [...set]) })),
+      sources: this.#sources.map((s) => ({ ...(s.tool ? { tool: s.tool } : {}), score: s.score, context: s.context, segment: s.segment, result: s.result, ...(s.request ? { request: true } : {}), sets: s.sets.map((set) => [...set]) })),
       trusted: this.#trusted.map((set) => [...set]),
       words: [...this.#counts],
       total: this.#total,
@@ -351,8 +355,8 @@ export class IpiSession {
       session.#userAsked = { question: s.asked.question, change: s.asked.change };
     }
     session.#addSources(s.sources.map((src, i) => {
-      if (typeof src !== 'object' || src === null || !unit(src.score) || !unit(src.context) || (src.segment !== undefined && !unit(src.segment)) || !Number.isSafeInteger(src.result) || (src.tool !== undefined && typeof src.tool !== 'string') || !Array.isArray(src.sets) || src.sets.length !== MAX_K) bad(`"sources[${i}]" is malformed`);
-      return { tool: src.tool, score: src.score, context: src.context, segment: src.segment ?? src.score, result: src.result, sets: src.sets.map((set, k) => new Set(hashes(set, 4096, `"sources[${i}].sets[${k}]"`))) };
+      if (typeof src !== 'object' || src === null || !unit(src.score) || !unit(src.context) || (src.segment !== undefined && !unit(src.segment)) || !Number.isSafeInteger(src.result) || (src.tool !== undefined && typeof src.tool !== 'string') || (src.request !== undefined && typeof src.request !== 'boolean') || !Array.isArray(src.sets) || src.sets.length !== MAX_K) bad(`"sources[${i}]" is malformed`);
+      return { tool: src.tool, score: src.score, context: src.context, segment: src.segment ?? src.score, result: src.result, request: src.request === true, sets: src.sets.map((set, k) => new Set(hashes(set, 4096, `"sources[${i}].sets[${k}]"`))) };
     }));
     s.trusted.forEach((set, k) => hashes(set, SESSION_LIMITS.trustedHashes, `"trusted[${k}]"`).forEach((h) => session.#trusted[k]!.add(h)));
     for (const pair of s.words) {
@@ -378,12 +382,13 @@ export class IpiSession {
    * from tool results all the time (paying the IBAN on a bill); what marks an attack
    * is copying from a passage that reads like an injection.
    */
-  #provenance(leaves: readonly { path: string; value: string }[]): { value: number; copied: number; copiedRisk: number; copiedContext: number; copiedSegment: number; trustedShare: number; novel: boolean; detail?: string } {
+  #provenance(leaves: readonly { path: string; value: string }[]): { value: number; copied: number; copiedRisk: number; copiedContext: number; copiedSegment: number; copiedRequest: number; trustedShare: number; novel: boolean; detail?: string } {
     let best = 0;
     let copied = 0;
     let copiedRisk = 0;
     let copiedContext = 0;
     let copiedSegment = 0;
+    let copiedRequest = 0;
     let detailRisk = -1;
     let specific = 0;
     let trustedSpecific = 0;
@@ -391,8 +396,9 @@ export class IpiSession {
     let detail: string | undefined;
     let traced = 0;
     /** The value at `path` was copied from a passage with these scores; `from` names it should it be the riskiest so far. */
-    const charge = (path: string, candidate: string, strength: number, score: number, context: number, segment: number, from: () => string): void => {
+    const charge = (path: string, candidate: string, strength: number, score: number, context: number, segment: number, from: () => string, request = false): void => {
       copied = Math.max(copied, strength);
+      if (request) copiedRequest = Math.max(copiedRequest, strength);
       copiedRisk = Math.max(copiedRisk, score);
       copiedContext = Math.max(copiedContext, context);
       copiedSegment = Math.max(copiedSegment, segment);
@@ -441,7 +447,7 @@ export class IpiSession {
         if (inSome) for (const src of this.#sources) {
           if (!allIn(mine, src.sets[k - 1]!)) continue;
           seen = true;
-          charge(path, candidate, strength, src.score, src.context, src.segment, () => `${src.tool ?? 'a tool result'} (that line scores ${src.score.toFixed(2)}, its string ${src.segment.toFixed(2)}, its window ${src.context.toFixed(2)})`);
+          charge(path, candidate, strength, src.score, src.context, src.segment, () => `${src.tool ?? 'a tool result'} (that line scores ${src.score.toFixed(2)}, its string ${src.segment.toFixed(2)}, its window ${src.context.toFixed(2)})`, src.request);
         }
         if (!seen) {
           // Copied from a risky passage the session has dropped: the least risk any of its hashes was recorded with.
@@ -457,7 +463,7 @@ export class IpiSession {
       }
     }
     const trustedShare = specific === 0 ? 0 : trustedSpecific / specific;
-    return { value: best, copied, copiedRisk, copiedContext, copiedSegment, trustedShare, novel, ...(detail ? { detail } : {}) };
+    return { value: best, copied, copiedRisk, copiedContext, copiedSegment, copiedRequest, trustedShare, novel, ...(detail ? { detail } : {}) };
   }
 
   /**
@@ -475,6 +481,18 @@ export class IpiSession {
       best = Math.max(best, risk);
     }
     return best > 0 ? { value: best, detail: `the tool is what an injection-like passage asks for, not what the user asked (passage scores ${best.toFixed(2)})` } : { value: 0 };
+  }
+
+  /**
+   * A line of a tool result asks its reader for this tool's action ("Please delete
+   * the file…" before delete_file), in its words or a synonym's, and the user did not
+   * name all of it: a call that copies nothing can still be what an injection asked.
+   */
+  #requested(terms: readonly string[]): boolean {
+    if (terms.length === 0 || this.#termsTrusted(terms)) return false;
+    const variants = terms.map((t) => [t, ...(SAME_ACTION[t] ?? [])].flatMap((w) => [wordHash(w), wordHash(`${w}s`)]));
+    for (const src of this.#sources) if (src.request && everyTermIn(variants, src.sets[0]!)) return true;
+    return false;
   }
 
   /**
@@ -587,57 +605,6 @@ function nameTerms(name: string): string[] {
 }
 
 const GENERIC_VERBS = new Set(['list', 'read', 'fetch', 'search', 'find', 'query', 'info', 'data', 'with', 'from', 'into', 'show', 'view']);
-/** Verbs in tool names that change something outside the agent. */
-const WRITE_VERBS = new Set([
-  'send', 'post', 'create', 'delete', 'remove', 'update', 'transfer', 'pay', 'invite', 'share', 'add', 'schedule', 'book', 'reserve', 'buy',
-  'order', 'checkout', 'move', 'rename', 'write', 'upload', 'grant', 'unlock', 'lock', 'disable', 'enable', 'set', 'reply', 'forward',
-  'issue', 'refund', 'run', 'execute', 'comment', 'change', 'reset', 'cancel', 'approve', 'publish', 'edit', 'modify', 'append', 'insert',
-]);
-
-/**
- * Verbs by which a user asks the agent to change something or hands it a task
- * (the tool verbs, and those of requests: "thank the pharmacy", "let Anna see it",
- * "handle the ticket"). English only: a request in another language reads as no
- * change asked, so `askedRead` needs a question mark as well.
- */
-const ASKING_VERBS = new Set([
-  ...WRITE_VERBS, 'put', 'tell', 'give', 'let', 'thank', 'answer', 'respond', 'handle', 'follow', 'perform', 'complete', 'help', 'fix',
-  'resolve', 'process', 'apply', 'submit', 'sign', 'accept', 'decline', 'confirm', 'notify', 'remind', 'make', 'take', 'merge', 'close',
-  'assign', 'archive', 'mark', 'save', 'wire', 'return', 'act', 'go', 'do', 'draft', 'prepare', 'arrange', 'organise', 'organize',
-]);
-/** Nouns that are asking verbs after "you" or "please": "could you email Bob", "please text Anna". */
-const NOUN_VERBS = new Set(['email', 'mail', 'message', 'text', 'ping', 'dm', 'call', 'ring', 'file']);
-/** Asking verbs that, followed by "me", ask for an answer, not a change: "tell me", "give me", "let me know". */
-const ANSWER_VERBS = new Set(['tell', 'give', 'let']);
-/** "do" before a subject is a question's auxiliary ("how many meetings do I have?"), not "do what she asked". */
-const SUBJECTS = new Set(['i', 'you', 'we', 'they', 'he', 'she', 'it', 'my', 'the', 'a', 'an', 'this', 'that', 'these', 'those', 'any', 'anyone', 'everyone']);
-
-/** What the user's turns ask for: see `userAsks`. */
-interface UserAsks {
-  readonly question: boolean;
-  readonly change: boolean;
-}
-
-/**
- * What a user's turn asks for: a question (it holds a question mark) and a change (a
- * verb of ASKING_VERBS other than "tell me"-like answers and the auxiliary "do", or
- * a noun of NOUN_VERBS used as a verb).
- * Only user turns count: a system prompt describes tools, it does not ask.
- */
-function userAsks(text: string): UserAsks {
-  const words = text.toLowerCase().match(/[a-z]+/g) ?? [];
-  let change = false;
-  for (let i = 0; i < words.length && !change; i++) {
-    const w = words[i]!;
-    if (NOUN_VERBS.has(w) && (words[i - 1] === 'you' || words[i - 1] === 'please')) change = true;
-    if (!ASKING_VERBS.has(w)) continue;
-    if (ANSWER_VERBS.has(w) && words[i + 1] === 'me') continue;
-    if (w === 'do' && SUBJECTS.has(words[i + 1] ?? '')) continue;
-    change = true;
-  }
-  return { question: text.includes('?'), change };
-}
-
 const REASON_TEXT: Partial<Record<(typeof TRACE_FEATURES)[number], (d: ReasonDetail) => IpiReason>> = {
   content: (d) => ({ code: 'content', message: `the call's own input reads like an injection (${d.content.toFixed(2)})` }),
   provenance: (d) => ({ code: 'provenance', message: `an argument was copied from untrusted content: ${d.prov.detail ?? ''}` }),
@@ -651,6 +618,8 @@ const REASON_TEXT: Partial<Record<(typeof TRACE_FEATURES)[number], (d: ReasonDet
   surprise: () => ({ code: 'surprise', message: 'the call is unusual for this session' }),
   novelEntity: () => ({ code: 'novel-value', message: 'an argument holds an address or number nothing in the session contains' }),
   askedRead: () => ({ code: 'not-asked', message: 'the user only asked a question, for no change' }),
+  copiedRequest: (d) => ({ code: 'provenance', message: `an argument was copied from a line of a tool result that asks its reader for a change: ${d.prov.detail ?? ''}` }),
+  requested: () => ({ code: 'tool-affinity', message: 'a tool result asks its reader for what this tool does, and the user did not' }),
 };
 interface ReasonDetail {
   readonly prov: { readonly detail?: string };

@@ -26,6 +26,8 @@ export const TRACE_FEATURES = [
   'noArgs', // the call carries no value at all
   'novelEntity', // an address, URL, IBAN or number in the arguments that nothing seen contains
   'askedRead', // the user's words so far are a question and ask for no change (no verb that sends, changes or hands work over)
+  'copiedRequest', // how specific the most specific value copied from a line that asks its reader for a change is
+  'requested', // a line of a tool result asks its reader for what the tool does and touches, and the user did not name all of it
 ] as const;
 
 export type TraceFeature = (typeof TRACE_FEATURES)[number];

@@ -1,0 +1,108 @@
+// What words ask for: the user's turns (a question, a change) and the lines of
+// tool results (a request to their reader). English word lists, read by the
+// session's trace features; no model, no state.
+
+/** Verbs in tool names that change something outside the agent. */
+export const WRITE_VERBS: ReadonlySet<string> = new Set([
+  'send', 'post', 'create', 'delete', 'remove', 'update', 'transfer', 'pay', 'invite', 'share', 'add', 'schedule', 'book', 'reserve', 'buy',
+  'order', 'checkout', 'move', 'rename', 'write', 'upload', 'grant', 'unlock', 'lock', 'disable', 'enable', 'set', 'reply', 'forward',
+  'issue', 'refund', 'run', 'execute', 'comment', 'change', 'reset', 'cancel', 'approve', 'publish', 'edit', 'modify', 'append', 'insert',
+]);
+
+/**
+ * Verbs by which a user asks the agent to change something or hands it a task
+ * (the tool verbs, and those of requests: "thank the pharmacy", "let Anna see it",
+ * "handle the ticket"). English only: a request in another language reads as no
+ * change asked, so `askedRead` needs a question mark as well.
+ */
+const ASKING_VERBS = new Set([
+  ...WRITE_VERBS, 'put', 'tell', 'give', 'let', 'thank', 'answer', 'respond', 'handle', 'follow', 'perform', 'complete', 'help', 'fix',
+  'resolve', 'process', 'apply', 'submit', 'sign', 'accept', 'decline', 'confirm', 'notify', 'remind', 'make', 'take', 'merge', 'close',
+  'assign', 'archive', 'mark', 'save', 'wire', 'return', 'act', 'go', 'do', 'draft', 'prepare', 'arrange', 'organise', 'organize',
+]);
+/** Nouns that are asking verbs after "you" or "please": "could you email Bob", "please text Anna". */
+const NOUN_VERBS = new Set(['email', 'mail', 'message', 'text', 'ping', 'dm', 'call', 'ring', 'file']);
+/** Asking verbs that, followed by "me", ask for an answer, not a change: "tell me", "give me", "let me know". */
+const ANSWER_VERBS = new Set(['tell', 'give', 'let']);
+/** "do" before a subject is a question's auxiliary ("how many meetings do I have?"), not "do what she asked". */
+const SUBJECTS = new Set(['i', 'you', 'we', 'they', 'he', 'she', 'it', 'my', 'the', 'a', 'an', 'this', 'that', 'these', 'those', 'any', 'anyone', 'everyone']);
+
+/** What the user's turns ask for: see `userAsks`. */
+export interface UserAsks {
+  readonly question: boolean;
+  readonly change: boolean;
+}
+
+/**
+ * What a user's turn asks for: a question (it holds a question mark) and a change (a
+ * verb of ASKING_VERBS other than "tell me"-like answers and the auxiliary "do", or
+ * a noun of NOUN_VERBS used as a verb).
+ * Only user turns count: a system prompt describes tools, it does not ask.
+ */
+/** Words a request may use for a tool name's term: "email the report to…" asks for send_email. */
+export const SAME_ACTION: Readonly<Record<string, readonly string[]>> = {
+  send: ['email', 'mail', 'forward', 'message', 'text', 'post', 'transfer', 'wire', 'pay'],
+  email: ['mail', 'message'],
+  message: ['text', 'email', 'mail', 'note'],
+  transfer: ['send', 'wire', 'pay', 'move'],
+  transaction: ['payment', 'transfer'],
+  payment: ['transfer', 'transaction'],
+  pay: ['send', 'transfer', 'wire'],
+  create: ['add', 'make', 'schedule', 'book', 'open', 'new'],
+  event: ['meeting', 'appointment', 'call'],
+  delete: ['remove', 'erase', 'wipe', 'drop'],
+  remove: ['delete', 'kick', 'drop'],
+  share: ['give', 'grant'],
+  file: ['document'],
+  update: ['change', 'set', 'edit', 'modify'],
+  post: ['publish', 'send', 'write'],
+  invite: ['add'],
+};
+
+/** Words that may stand between a request's opening and its verb: "Please also send…", "Assistant, now forward…". */
+const OPENERS = new Set(['please', 'kindly', 'also', 'then', 'and', 'now', 'next', 'first', 'finally', 'immediately', 'urgently', 'just', 'quickly', 'ai', 'assistant', 'agent', 'bot', 'hey', 'hi', 'dear', 'model', 'always', 'still']);
+/** Words after which the next verb is asked of the reader, anywhere in a sentence: "could you send", "you must first forward", "please share". */
+const LEADS: readonly (readonly string[])[] = [['please'], ['kindly'], ['could', 'you'], ['can', 'you'], ['would', 'you'], ['will', 'you'], ['you', 'must'], ['you', 'should'], ['you', 'need', 'to'], ['you', 'have', 'to'], ['you', 'are', 'to'], ['need', 'you', 'to'], ['want', 'you', 'to'], ['make', 'sure', 'to'], ['make', 'sure', 'you'], ['remember', 'to'], ['forget', 'to'], ['be', 'sure', 'to']];
+
+/** Whether `w` is a verb that asks for a change (`next` is the word after it: "tell me" asks for an answer). */
+function changeVerb(w: string | undefined, next: string | undefined): boolean {
+  if (w === undefined || w === 'do') return false;
+  return NOUN_VERBS.has(w) || (ASKING_VERBS.has(w) && !(ANSWER_VERBS.has(w) && next === 'me'));
+}
+
+/**
+ * A line asks its reader for a change: a sentence of it opens with a verb of
+ * ASKING_VERBS or a noun of NOUN_VERBS, or one follows "please", "could you",
+ * "you must", "make sure to" and the like (words such as "also" or "first" may
+ * stand between). "Please find the invoice attached" asks nothing; "Please create
+ * a meeting with…" and "to finish the summary you must first share…" do.
+ */
+export function asksReader(text: string): boolean {
+  for (const sentence of text.toLowerCase().split(/[.!?;:\n]+/)) {
+    const words = sentence.match(/[a-z]+/g);
+    if (!words) continue;
+    const verbAfter = (i: number): boolean => {
+      while (i < words.length && OPENERS.has(words[i]!)) i++;
+      return changeVerb(words[i], words[i + 1]);
+    };
+    if (verbAfter(0)) return true;
+    for (let i = 0; i < words.length; i++) {
+      for (const lead of LEADS) if (lead.every((w, k) => words[i + k] === w) && verbAfter(i + lead.length)) return true;
+    }
+  }
+  return false;
+}
+
+export function userAsks(text: string): UserAsks {
+  const words = text.toLowerCase().match(/[a-z]+/g) ?? [];
+  let change = false;
+  for (let i = 0; i < words.length && !change; i++) {
+    const w = words[i]!;
+    if (NOUN_VERBS.has(w) && (words[i - 1] === 'you' || words[i - 1] === 'please')) change = true;
+    if (!ASKING_VERBS.has(w)) continue;
+    if (ANSWER_VERBS.has(w) && words[i + 1] === 'me') continue;
+    if (w === 'do' && SUBJECTS.has(words[i + 1] ?? '')) continue;
+    change = true;
+  }
+  return { question: text.includes('?'), change };
+}
