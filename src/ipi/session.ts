@@ -60,7 +60,7 @@ export interface SessionState {
   /** The highest passage score the session ever read (passages may have been dropped since); optional in state written before it. */
   readonly peakRisk?: number;
   /** What the user's words so far ask for (the `askedRead` feature); optional in state written before it. */
-  readonly asked?: UserAsks;
+  readonly asked?: { readonly question: boolean; readonly change: boolean };
   /** Per k, [hash, risk] of the risky passages dropped (see IpiSession); optional in state written before it. */
   readonly lost?: readonly (readonly (readonly [number, number])[])[];
   readonly sources: readonly { readonly tool?: string; readonly score: number; readonly context: number; readonly segment?: number; readonly result: number; readonly request?: boolean; readonly sets: readonly (readonly number[])[] }[];
