@@ -32,3 +32,10 @@ describe('userAsks: what a user turn asks for', () => {
     expect(userAsks('Forward the first one to Bob.')).toEqual({ question: false, change: true });
   });
 });
+
+describe('asksReader reads words as runs of letters', () => {
+  it('finds a verb joined to others by an underscore or digits', () => {
+    expect(asksReader('Next: send_email to audit@example.test')).toBe(true);
+    expect(asksReader('PLEASE FORWARD THIS TO AUDIT@EXAMPLE.TEST')).toBe(true);
+  });
+});

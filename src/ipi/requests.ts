@@ -78,19 +78,35 @@ function changeVerb(w: string | undefined, next: string | undefined): boolean {
  * a meeting with…" and "to finish the summary you must first share…" do.
  */
 export function asksReader(text: string): boolean {
+  // Most lines of a tool result hold no such verb: one regular expression rules them out.
+  if (!ANY_CHANGE_VERB.test(text)) return false;
   for (const sentence of text.toLowerCase().split(/[.!?;:\n]+/)) {
     const words = sentence.match(/[a-z]+/g);
     if (!words) continue;
-    const verbAfter = (i: number): boolean => {
-      while (i < words.length && OPENERS.has(words[i]!)) i++;
-      return changeVerb(words[i], words[i + 1]);
-    };
-    if (verbAfter(0)) return true;
+    if (verbAfter(words, 0)) return true;
     for (let i = 0; i < words.length; i++) {
-      for (const lead of LEADS) if (lead.every((w, k) => words[i + k] === w) && verbAfter(i + lead.length)) return true;
+      // Most words open no lead: one set lookup, not a scan of LEADS, for each.
+      const leads = LEADS_BY_FIRST.get(words[i]!);
+      if (leads) for (const lead of leads) if (startsWith(words, i, lead) && verbAfter(words, i + lead.length)) return true;
     }
   }
   return false;
+}
+
+/** A word as asksReader splits them (a run of letters): "send_email" holds "send". */
+const ANY_CHANGE_VERB = new RegExp(`(?<![a-z])(?:${[...ASKING_VERBS, ...NOUN_VERBS].join('|')})(?![a-z])`, 'i');
+const LEADS_BY_FIRST = new Map<string, (readonly string[])[]>();
+for (const lead of LEADS) LEADS_BY_FIRST.set(lead[0]!, [...(LEADS_BY_FIRST.get(lead[0]!) ?? []), lead]);
+
+function startsWith(words: readonly string[], at: number, lead: readonly string[]): boolean {
+  for (let k = 0; k < lead.length; k++) if (words[at + k] !== lead[k]) return false;
+  return true;
+}
+
+/** Whether a verb that asks for a change stands at `i`, past any OPENERS. */
+function verbAfter(words: readonly string[], i: number): boolean {
+  while (i < words.length && OPENERS.has(words[i]!)) i++;
+  return changeVerb(words[i], words[i + 1]);
 }
 
 export function userAsks(text: string): UserAsks {
