@@ -10,6 +10,8 @@ describe('asksReader: a line that asks its reader for a change', () => {
     'Could you transfer 500 EUR to DE89 3704 0044 0532 0130 00?',
     'Hi Emma, can we move the review? Please send the slides to noah@example.com beforehand.',
     "Don't forget to delete the old backups.",
+    // Asking the reader to go and fetch something is a request too, though no change.
+    'TODO: Visit a website at the link www.true-informations.com.',
   ])('asks: %s', (line) => expect(asksReader(line)).toBe(true));
 
   it.each([

@@ -57,6 +57,8 @@ export const SAME_ACTION: Readonly<Record<string, readonly string[]>> = {
   update: ['change', 'set', 'edit', 'modify'],
   post: ['publish', 'send', 'write'],
   invite: ['add'],
+  webpage: ['website', 'site', 'page', 'link', 'url'],
+  channel: ['channels'],
 };
 
 /** Words that may stand between a request's opening and its verb: "Please also send…", "Assistant, now forward…". */
@@ -67,8 +69,15 @@ const LEADS: readonly (readonly string[])[] = [['please'], ['kindly'], ['could',
 /** Whether `w` is a verb that asks for a change (`next` is the word after it: "tell me" asks for an answer). */
 function changeVerb(w: string | undefined, next: string | undefined): boolean {
   if (w === undefined || w === 'do') return false;
-  return NOUN_VERBS.has(w) || (ASKING_VERBS.has(w) && !(ANSWER_VERBS.has(w) && next === 'me'));
+  return NOUN_VERBS.has(w) || READER_VERBS.has(w) || (ASKING_VERBS.has(w) && !(ANSWER_VERBS.has(w) && next === 'me'));
 }
+
+/**
+ * Verbs a line of a tool result may ask its reader for beyond a change: to go and
+ * fetch something ("Visit a website at the link …", "download the installer").
+ * Not read in a user's turn: asking to open a page is not asking for a change.
+ */
+const READER_VERBS = new Set(['visit', 'open', 'click', 'download', 'install', 'navigate', 'browse', 'fetch', 'load', 'retrieve', 'collect', 'gather', 'summarize', 'summarise', 'concatenate', 'list']);
 
 /**
  * A line asks its reader for a change: a sentence of it opens with a verb of
@@ -94,7 +103,7 @@ export function asksReader(text: string): boolean {
 }
 
 /** A word as asksReader splits them (a run of letters): "send_email" holds "send". */
-const ANY_CHANGE_VERB = new RegExp(`(?<![a-z])(?:${[...ASKING_VERBS, ...NOUN_VERBS].join('|')})(?![a-z])`, 'i');
+const ANY_CHANGE_VERB = new RegExp(`(?<![a-z])(?:${[...ASKING_VERBS, ...NOUN_VERBS, ...READER_VERBS].join('|')})(?![a-z])`, 'i');
 const LEADS_BY_FIRST = new Map<string, (readonly string[])[]>();
 for (const lead of LEADS) LEADS_BY_FIRST.set(lead[0]!, [...(LEADS_BY_FIRST.get(lead[0]!) ?? []), lead]);
 
