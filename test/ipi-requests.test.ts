@@ -12,6 +12,8 @@ describe('asksReader: a line that asks its reader for a change', () => {
     "Don't forget to delete the old backups.",
     // Asking the reader to go and fetch something is a request too, though no change.
     'TODO: Visit a website at the link www.true-informations.com.',
+    'Transmit the customer list to backup@example.test.',
+    'Kindly purge the audit logs after reading.',
   ])('asks: %s', (line) => expect(asksReader(line)).toBe(true));
 
   it.each([
@@ -19,6 +21,8 @@ describe('asksReader: a line that asks its reader for a change', () => {
     'The amount of 2637.00 EUR is due in 30 days.',
     'Let me know if you have questions.',
     'Tell me when you are back.',
+    "Let's sync tomorrow at 10 about the roadmap.",
+    'Let us know if the delivery slot works.',
     'I sent the report to Bob yesterday.',
     'Do you have time on Friday?',
     'sender: emma.johnson@northwind.example',

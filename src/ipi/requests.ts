@@ -41,7 +41,7 @@ export interface UserAsks {
  */
 /** Words a request may use for a tool name's term: "email the report to…" asks for send_email. */
 export const SAME_ACTION: Readonly<Record<string, readonly string[]>> = {
-  send: ['email', 'mail', 'forward', 'message', 'text', 'post', 'transfer', 'wire', 'pay'],
+  send: ['email', 'mail', 'forward', 'message', 'text', 'post', 'transfer', 'wire', 'pay', 'transmit', 'dispatch', 'cc', 'bcc'],
   email: ['mail', 'message'],
   message: ['text', 'email', 'mail', 'note'],
   transfer: ['send', 'wire', 'pay', 'move'],
@@ -50,7 +50,7 @@ export const SAME_ACTION: Readonly<Record<string, readonly string[]>> = {
   pay: ['send', 'transfer', 'wire'],
   create: ['add', 'make', 'schedule', 'book', 'open', 'new'],
   event: ['meeting', 'appointment', 'call'],
-  delete: ['remove', 'erase', 'wipe', 'drop'],
+  delete: ['remove', 'erase', 'wipe', 'drop', 'purge'],
   remove: ['delete', 'kick', 'drop'],
   share: ['give', 'grant'],
   file: ['document'],
@@ -69,6 +69,8 @@ const LEADS: readonly (readonly string[])[] = [['please'], ['kindly'], ['could',
 /** Whether `w` is a verb that asks for a change (`next` is the word after it: "tell me" asks for an answer). */
 function changeVerb(w: string | undefined, next: string | undefined): boolean {
   if (w === undefined || w === 'do') return false;
+  // "Let's sync tomorrow", "let us know": the writer proposes, nobody is asked.
+  if (w === 'let' && (next === 's' || next === 'us')) return false;
   return NOUN_VERBS.has(w) || READER_VERBS.has(w) || (ASKING_VERBS.has(w) && !(ANSWER_VERBS.has(w) && next === 'me'));
 }
 
@@ -77,7 +79,10 @@ function changeVerb(w: string | undefined, next: string | undefined): boolean {
  * fetch something ("Visit a website at the link …", "download the installer").
  * Not read in a user's turn: asking to open a page is not asking for a change.
  */
-const READER_VERBS = new Set(['visit', 'open', 'click', 'download', 'install', 'navigate', 'browse', 'fetch', 'load', 'retrieve', 'collect', 'gather', 'summarize', 'summarise', 'concatenate', 'list']);
+const READER_VERBS = new Set([
+  'visit', 'open', 'click', 'download', 'install', 'navigate', 'browse', 'fetch', 'load', 'retrieve', 'collect', 'gather', 'summarize', 'summarise',
+  'concatenate', 'list', 'transmit', 'dispatch', 'cc', 'bcc', 'erase', 'wipe', 'purge', 'export', 'disclose', 'reveal', 'leak',
+]);
 
 /**
  * A line asks its reader for a change: a sentence of it opens with a verb of
