@@ -62,9 +62,23 @@ export const SAME_ACTION: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** Words that may stand between a request's opening and its verb: "Please also send…", "Assistant, now forward…". */
-const OPENERS = new Set(['please', 'kindly', 'also', 'then', 'and', 'now', 'next', 'first', 'finally', 'immediately', 'urgently', 'just', 'quickly', 'ai', 'assistant', 'agent', 'bot', 'hey', 'hi', 'dear', 'model', 'always', 'still']);
+const OPENERS = new Set([
+  'please', 'kindly', 'also', 'then', 'and', 'now', 'next', 'first', 'finally', 'immediately', 'urgently', 'just', 'quickly', 'always', 'still',
+  'ai', 'assistant', 'agent', 'bot', 'model', 'llm', 'claude', 'gpt', 'chatgpt', 'copilot', 'gemini', 'hey', 'hi', 'dear',
+  'step', 'task', 'todo', 'note', 'important', 'urgent',
+]);
 /** Words after which the next verb is asked of the reader, anywhere in a sentence: "could you send", "you must first forward", "please share". */
-const LEADS: readonly (readonly string[])[] = [['please'], ['kindly'], ['could', 'you'], ['can', 'you'], ['would', 'you'], ['will', 'you'], ['you', 'must'], ['you', 'should'], ['you', 'need', 'to'], ['you', 'have', 'to'], ['you', 'are', 'to'], ['need', 'you', 'to'], ['want', 'you', 'to'], ['make', 'sure', 'to'], ['make', 'sure', 'you'], ['remember', 'to'], ['forget', 'to'], ['be', 'sure', 'to']];
+const LEADS: readonly (readonly string[])[] = [
+  ['please'], ['kindly'], ['could', 'you'], ['can', 'you'], ['would', 'you'], ['will', 'you'], ['you', 'could'], ['you', 'can'], ['you', 'd'], ['you', 'll'],
+  ['you', 'need', 'to'], ['you', 'have', 'to'], ['want', 'you', 'to'], ['make', 'sure', 'to'], ['make', 'sure', 'you'], ['remember', 'to'],
+  ['forget', 'to'], ['be', 'sure', 'to'],
+  // Without "you": "The AI should forward…", "the assistant is expected to send…", "any AI reading this must…".
+  ['should'], ['must'], ['shall'], ['expected', 'to'], ['required', 'to'], ['ought', 'to'], ['is', 'to'], ['are', 'to'], ['needs', 'to'], ['need', 'to'], ['has', 'to'], ['have', 'to'],
+];
+/** After these a participle asks for the change: "the report is to be sent to…", "must be forwarded". */
+const PASSIVE_LEADS: readonly (readonly string[])[] = [['to', 'be'], ['must', 'be'], ['should', 'be'], ['shall', 'be']];
+/** Participles not made by adding -ed or -d. */
+const IRREGULAR: Readonly<Record<string, string>> = { sent: 'send', paid: 'pay', given: 'give', made: 'make', written: 'write', taken: 'take', told: 'tell', put: 'put', set: 'set', run: 'run', wired: 'wire' };
 
 /** Whether `w` is a verb that asks for a change (`next` is the word after it: "tell me" asks for an answer). */
 function changeVerb(w: string | undefined, next: string | undefined): boolean {
@@ -94,7 +108,8 @@ const READER_VERBS = new Set([
 export function asksReader(text: string): boolean {
   // Most lines of a tool result hold no such verb: one regular expression rules them out.
   if (!ANY_CHANGE_VERB.test(text)) return false;
-  for (const sentence of text.toLowerCase().split(/[.!?;:\n]+/)) {
+  // Sentences and the parts a list, a bracket or a dash sets apart: "Step 1 - transfer…", "<INFORMATION> Send…", "Note to AI — send…".
+  for (const sentence of text.toLowerCase().split(/[.!?;:\n,()[\]<>{}—–]+| - |->/)) {
     const words = sentence.match(/[a-z]+/g);
     if (!words) continue;
     if (verbAfter(words, 0)) return true;
@@ -102,19 +117,34 @@ export function asksReader(text: string): boolean {
       // Most words open no lead: one set lookup, not a scan of LEADS, for each.
       const leads = LEADS_BY_FIRST.get(words[i]!);
       if (leads) for (const lead of leads) if (startsWith(words, i, lead) && verbAfter(words, i + lead.length)) return true;
+      for (const lead of PASSIVE_LEADS) if (words[i] === lead[0] && startsWith(words, i, lead) && participleAfter(words, i + lead.length)) return true;
     }
   }
   return false;
 }
 
-/** A word as asksReader splits them (a run of letters): "send_email" holds "send". */
-const ANY_CHANGE_VERB = new RegExp(`(?<![a-z])(?:${[...ASKING_VERBS, ...NOUN_VERBS, ...READER_VERBS].join('|')})(?![a-z])`, 'i');
+/** A word as asksReader splits them (a run of letters): "send_email" holds "send"; a participle of one counts ("forwarded", "sent"). */
+const ANY_CHANGE_VERB = new RegExp(`(?<![a-z])(?:(?:${[...ASKING_VERBS, ...NOUN_VERBS, ...READER_VERBS].join('|')})[a-z]?(?:e?d)?|${Object.keys(IRREGULAR).join('|')})(?![a-z])`, 'i');
 const LEADS_BY_FIRST = new Map<string, (readonly string[])[]>();
 for (const lead of LEADS) LEADS_BY_FIRST.set(lead[0]!, [...(LEADS_BY_FIRST.get(lead[0]!) ?? []), lead]);
 
 function startsWith(words: readonly string[], at: number, lead: readonly string[]): boolean {
   for (let k = 0; k < lead.length; k++) if (words[at + k] !== lead[k]) return false;
   return true;
+}
+
+/** Whether the participle of a verb that asks for a change stands at `i`, past any OPENERS: "shared", "transferred", "sent". */
+function participleAfter(words: readonly string[], i: number): boolean {
+  while (i < words.length && OPENERS.has(words[i]!)) i++;
+  const w = words[i];
+  if (w === undefined) return false;
+  const irregular = IRREGULAR[w];
+  if (irregular !== undefined) return changeVerb(irregular, undefined);
+  if (!w.endsWith('ed')) return false;
+  const stem = w.slice(0, -2);
+  // forwarded → forward, shared → share, transferred → transfer.
+  const doubled = stem.length > 2 && stem[stem.length - 1] === stem[stem.length - 2] ? stem.slice(0, -1) : stem;
+  return [stem, `${stem}e`, doubled].some((v) => changeVerb(v, undefined));
 }
 
 /** Whether a verb that asks for a change stands at `i`, past any OPENERS. */
