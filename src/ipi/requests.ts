@@ -33,12 +33,6 @@ export interface UserAsks {
   readonly change: boolean;
 }
 
-/**
- * What a user's turn asks for: a question (it holds a question mark) and a change (a
- * verb of ASKING_VERBS other than "tell me"-like answers and the auxiliary "do", or
- * a noun of NOUN_VERBS used as a verb).
- * Only user turns count: a system prompt describes tools, it does not ask.
- */
 /** Words a request may use for a tool name's term: "email the report to…" asks for send_email. */
 export const SAME_ACTION: Readonly<Record<string, readonly string[]>> = {
   send: ['email', 'mail', 'forward', 'message', 'text', 'post', 'transfer', 'wire', 'pay', 'transmit', 'dispatch', 'cc', 'bcc'],
@@ -135,8 +129,7 @@ function startsWith(words: readonly string[], at: number, lead: readonly string[
 
 /** Whether the participle of a verb that asks for a change stands at `i`, past any OPENERS: "shared", "transferred", "sent". */
 function participleAfter(words: readonly string[], i: number): boolean {
-  while (i < words.length && OPENERS.has(words[i]!)) i++;
-  const w = words[i];
+  const w = words[pastOpeners(words, i)];
   if (w === undefined) return false;
   const irregular = IRREGULAR[w];
   if (irregular !== undefined) return changeVerb(irregular, undefined);
@@ -149,10 +142,22 @@ function participleAfter(words: readonly string[], i: number): boolean {
 
 /** Whether a verb that asks for a change stands at `i`, past any OPENERS. */
 function verbAfter(words: readonly string[], i: number): boolean {
-  while (i < words.length && OPENERS.has(words[i]!)) i++;
-  return changeVerb(words[i], words[i + 1]);
+  const at = pastOpeners(words, i);
+  return changeVerb(words[at], words[at + 1]);
 }
 
+/** The index of the first word from `i` on that is not one of OPENERS. */
+function pastOpeners(words: readonly string[], i: number): number {
+  while (i < words.length && OPENERS.has(words[i]!)) i++;
+  return i;
+}
+
+/**
+ * What a user's turn asks for: a question (it holds a question mark) and a change (a
+ * verb of ASKING_VERBS other than "tell me"-like answers and the auxiliary "do", or
+ * a noun of NOUN_VERBS used as a verb).
+ * Only user turns count: a system prompt describes tools, it does not ask.
+ */
 export function userAsks(text: string): UserAsks {
   const words = text.toLowerCase().match(/[a-z]+/g) ?? [];
   let change = false;

@@ -189,9 +189,11 @@ export class IpiSession {
     f('argsTrusted', prov.trustedShare);
     f('novelEntity', prov.novel ? 1 : 0);
     const terms = nameTerms(call.name);
-    const affinity = this.#affinity(terms);
+    // Whether the user named the tool decides affinity and requested too: read once.
+    const toolTrusted = this.#termsTrusted(terms);
+    const affinity = toolTrusted ? { value: 0 } : this.#affinity(terms);
     f('affinity', affinity.value);
-    f('toolTrusted', this.#termsTrusted(terms) ? 1 : 0);
+    f('toolTrusted', toolTrusted ? 1 : 0);
     const sessionRisk = this.#peakRisk;
     f('sessionRisk', sessionRisk);
     f('recentRisk', this.#recentRisk);
@@ -203,7 +205,7 @@ export class IpiSession {
     f('noArgs', leaves.length === 0 ? 1 : 0);
     f('askedRead', this.#userAsked.question && !this.#userAsked.change ? 1 : 0);
     f('copiedRequest', prov.copiedRequest);
-    f('requested', this.#requested(terms) ? 1 : 0);
+    f('requested', !toolTrusted && this.#requested(terms) ? 1 : 0);
 
     const trace = this.#ctx.trace;
     let score = trace.score(x);
@@ -472,7 +474,7 @@ export class IpiSession {
    * while the user did not name all of it. Attacks often begin with a call that copies nothing.
    */
   #affinity(terms: readonly string[]): { value: number; detail?: string } {
-    if (terms.length === 0 || this.#termsTrusted(terms)) return { value: 0 };
+    if (terms.length === 0) return { value: 0 };
     const variants = terms.map((t) => [t, `${t}s`].map(wordHash));
     let best = 0;
     for (const src of this.#risky) {
@@ -489,7 +491,7 @@ export class IpiSession {
    * name all of it: a call that copies nothing can still be what an injection asked.
    */
   #requested(terms: readonly string[]): boolean {
-    if (terms.length === 0 || this.#termsTrusted(terms)) return false;
+    if (terms.length === 0) return false;
     const variants = terms.map((t) => [t, ...(SAME_ACTION[t] ?? [])].flatMap((w) => [wordHash(w), wordHash(`${w}s`)]));
     for (const src of this.#sources) if (src.request && everyTermIn(variants, src.sets[0]!)) return true;
     return false;
