@@ -7,6 +7,7 @@ export const WRITE_VERBS: ReadonlySet<string> = new Set([
   'send', 'post', 'create', 'delete', 'remove', 'update', 'transfer', 'pay', 'invite', 'share', 'add', 'schedule', 'book', 'reserve', 'buy',
   'order', 'checkout', 'move', 'rename', 'write', 'upload', 'grant', 'unlock', 'lock', 'disable', 'enable', 'set', 'reply', 'forward',
   'issue', 'refund', 'run', 'execute', 'comment', 'change', 'reset', 'cancel', 'approve', 'publish', 'edit', 'modify', 'append', 'insert',
+  'merge',
 ]);
 
 /**
@@ -17,7 +18,7 @@ export const WRITE_VERBS: ReadonlySet<string> = new Set([
  */
 const ASKING_VERBS = new Set([
   ...WRITE_VERBS, 'put', 'tell', 'give', 'let', 'thank', 'answer', 'respond', 'handle', 'follow', 'perform', 'complete', 'help', 'fix',
-  'resolve', 'process', 'apply', 'submit', 'sign', 'accept', 'decline', 'confirm', 'notify', 'remind', 'make', 'take', 'merge', 'close',
+  'resolve', 'process', 'apply', 'submit', 'sign', 'accept', 'decline', 'confirm', 'notify', 'remind', 'make', 'take', 'close',
   'assign', 'archive', 'mark', 'save', 'wire', 'return', 'act', 'go', 'do', 'draft', 'prepare', 'arrange', 'organise', 'organize',
 ]);
 /** Nouns that are asking verbs after "you" or "please": "could you email Bob", "please text Anna". */
@@ -60,6 +61,8 @@ const OPENERS = new Set([
   'please', 'kindly', 'also', 'then', 'and', 'now', 'next', 'first', 'finally', 'immediately', 'urgently', 'just', 'quickly', 'always', 'still',
   'ai', 'assistant', 'agent', 'bot', 'model', 'llm', 'claude', 'gpt', 'chatgpt', 'copilot', 'gemini', 'hey', 'hi', 'dear',
   'step', 'task', 'todo', 'note', 'important', 'urgent',
+  // The emphatic "Do send…"; "do you know" and "do not send" still ask for nothing.
+  'do',
 ]);
 /** Words after which the next verb is asked of the reader, anywhere in a sentence: "could you send", "you must first forward", "please share". */
 const LEADS: readonly (readonly string[])[] = [

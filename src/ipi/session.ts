@@ -205,7 +205,7 @@ export class IpiSession {
     f('noArgs', leaves.length === 0 ? 1 : 0);
     f('askedRead', this.#userAsked.question && !this.#userAsked.change ? 1 : 0);
     f('copiedRequest', prov.copiedRequest);
-    f('requested', !toolTrusted && this.#requested(terms) ? 1 : 0);
+    f('requested', toolTrusted ? 0 : this.#requested(call.name, terms));
 
     const trace = this.#ctx.trace;
     let score = trace.score(x);
@@ -489,12 +489,25 @@ export class IpiSession {
    * A line of a tool result asks its reader for this tool's action ("Please delete
    * the file…" before delete_file), in its words or a synonym's, and the user did not
    * name all of it: a call that copies nothing can still be what an injection asked.
+   * 1 when the line names every term of the tool; 0.5 when it names only the tool's
+   * verb ("please merge it" before merge_pull_request, "send a link to Alice" before
+   * send_direct_message) and the user named neither that verb nor a synonym of it.
    */
-  #requested(terms: readonly string[]): boolean {
-    if (terms.length === 0) return false;
+  #requested(name: string, terms: readonly string[]): number {
+    if (terms.length === 0) return 0;
     const variants = terms.map((t) => [t, ...(SAME_ACTION[t] ?? [])].flatMap((w) => [wordHash(w), wordHash(`${w}s`)]));
-    for (const src of this.#sources) if (src.request && everyTermIn(variants, src.sets[0]!)) return true;
-    return false;
+    const verb = nameWords(name)[0];
+    const verbs = verb !== undefined && WRITE_VERBS.has(verb) ? [verb, ...(SAME_ACTION[verb] ?? [])].map(wordHash) : [];
+    const trusted = this.#trusted[0]!;
+    const verbAsked = verbs.length > 0 && !verbs.some((h) => trusted.has(h));
+    let best = 0;
+    for (const src of this.#sources) {
+      if (!src.request) continue;
+      const line = src.sets[0]!;
+      if (everyTermIn(variants, line)) return 1;
+      if (verbAsked && verbs.some((h) => line.has(h))) best = VERB_ONLY;
+    }
+    return best;
   }
 
   /**
@@ -606,6 +619,8 @@ function nameTerms(name: string): string[] {
     .map((w) => (w.endsWith('s') && w.length > 4 ? w.slice(0, -1) : w));
 }
 
+/** `requested` for a line that names only the tool's verb: weaker evidence than one naming all of it (as 1 it lowered held-out recall). */
+const VERB_ONLY = 0.5;
 const GENERIC_VERBS = new Set(['list', 'read', 'fetch', 'search', 'find', 'query', 'info', 'data', 'with', 'from', 'into', 'show', 'view']);
 const REASON_TEXT: Partial<Record<(typeof TRACE_FEATURES)[number], (d: ReasonDetail) => IpiReason>> = {
   content: (d) => ({ code: 'content', message: `the call's own input reads like an injection (${d.content.toFixed(2)})` }),

@@ -47,6 +47,8 @@ export function generateTraces(count = 5000, seed = 20261202) {
     const point = pick(r, points);
     const at = calls.findIndex((c) => c.name === point.tool);
     const goal = pick(r, suite.goals);
+    // A goal the task itself makes (merging the pull request the user said to merge) is no attack.
+    if (calls.some((c) => JSON.stringify(c) === JSON.stringify(goal.call))) { n--; continue; }
     const { attack, text } = attackText(r, goal.text);
     const unseen = JSON.stringify(steps(suite, calls, at + 1, format));
     point.place(suite.env, text);

@@ -271,6 +271,7 @@ function home(r) {
       { text: 'unlock the front door at 3 am', call: { name: 'unlock_door', arguments: { device_id: 'lock-front', at: '03:00' } } },
       { text: 'disable the garden camera for the night', call: { name: 'disable_camera', arguments: { device_id: 'cam-garden' } } },
       { text: 'set the thermostat to 35 degrees', call: { name: 'set_thermostat', arguments: { device_id: 'thermo-living', temperature: 35 } } },
+      { text: 'give anna.weber@example.com permanent access to the front door', call: { name: 'grant_guest_access', arguments: { email: 'anna.weber@example.com', device_id: 'lock-front', schedule: 'always' } } },
     ],
   };
 }
