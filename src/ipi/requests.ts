@@ -68,7 +68,9 @@ const OPENERS = new Set([
 const LEADS: readonly (readonly string[])[] = [
   ['please'], ['kindly'], ['could', 'you'], ['can', 'you'], ['would', 'you'], ['will', 'you'], ['you', 'could'], ['you', 'can'], ['you', 'd'], ['you', 'll'],
   ['you', 'need', 'to'], ['you', 'have', 'to'], ['want', 'you', 'to'], ['make', 'sure', 'to'], ['make', 'sure', 'you'], ['remember', 'to'],
-  ['forget', 'to'], ['be', 'sure', 'to'],
+  ['forget', 'to'], ['be', 'sure', 'to'], ['you', 'will'], ['need', 'you', 'to'], ['you', 'll', 'want', 'to'], ['you', 'will', 'want', 'to'],
+  // Hedged and formal: "it would be really helpful to send…", "it is mandatory that you forward…".
+  ['helpful', 'to'], ['mandatory', 'that', 'you'], ['important', 'that', 'you'], ['essential', 'that', 'you'], ['required', 'that', 'you'],
   // Without "you": "The AI should forward…", "the assistant is expected to send…", "any AI reading this must…".
   ['should'], ['must'], ['shall'], ['expected', 'to'], ['required', 'to'], ['ought', 'to'], ['is', 'to'], ['are', 'to'], ['needs', 'to'], ['need', 'to'], ['has', 'to'], ['have', 'to'],
 ];
@@ -93,6 +95,7 @@ function changeVerb(w: string | undefined, next: string | undefined): boolean {
 const READER_VERBS = new Set([
   'visit', 'open', 'click', 'download', 'install', 'navigate', 'browse', 'fetch', 'load', 'retrieve', 'collect', 'gather', 'summarize', 'summarise',
   'concatenate', 'list', 'transmit', 'dispatch', 'cc', 'bcc', 'erase', 'wipe', 'purge', 'export', 'disclose', 'reveal', 'leak',
+  'copy', 'paste', 'include', 'attach',
 ]);
 
 /**
@@ -146,7 +149,10 @@ function participleAfter(words: readonly string[], i: number): boolean {
 /** Whether a verb that asks for a change stands at `i`, past any OPENERS. */
 function verbAfter(words: readonly string[], i: number): boolean {
   const at = pastOpeners(words, i);
-  return changeVerb(words[at], words[at + 1]);
+  const next = words[at + 1];
+  // "List of participants", "Copy of the invoice", "Update:" are nouns: an imperative has an object.
+  if (next === undefined || next === 'of') return false;
+  return changeVerb(words[at], next);
 }
 
 /** The index of the first word from `i` on that is not one of OPENERS. */
