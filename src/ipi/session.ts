@@ -419,8 +419,11 @@ export class IpiSession {
       const found = entities(value);
       const isEntity = new Set(found);
       // Whole values are traced up to a few lines long; inside longer ones (a
-      // message body) only the entities are: a body is composed, not copied.
-      for (const candidate of value.length <= MAX_TRACED ? [value, ...found] : found) {
+      // message body) only the entities are: a body is composed, not copied. A web
+      // address is traced by its host too: an injection names the host, and the
+      // agent appends what it sends ("https://evil.test/log/<the data>").
+      const hosts = urlHosts(found);
+      for (const candidate of value.length <= MAX_TRACED ? [value, ...found, ...hosts] : [...found, ...hosts]) {
         if (done.has(candidate)) continue;
         done.add(candidate);
         const unigrams = shingles(candidate, 1, { mode: 'text' });
@@ -606,6 +609,16 @@ function wordHash(word: string): number {
     if (wordHashes.size < 4096) wordHashes.set(word, h);
   }
   return h;
+}
+
+/** The hosts of the web addresses among `found` that carry more than their host ("evil.test" of "https://evil.test/log?d=…"). */
+function urlHosts(found: readonly string[]): string[] {
+  const hosts: string[] = [];
+  for (const e of found) {
+    const m = /^(?:https?:\/\/)?((?:www\.)?[^/?#:\s]+\.[^/?#:\s]+)[/?#:]./i.exec(e);
+    if (m && (e.startsWith('www.') || /^https?:/i.test(e))) hosts.push(m[1]!);
+  }
+  return hosts;
 }
 
 function nameWords(name: string): string[] {
