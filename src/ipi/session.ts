@@ -625,10 +625,10 @@ function nameWords(name: string): string[] {
   return name.split(/[_\-\s.]+|(?<=[a-z])(?=[A-Z])/).map((w) => w.toLowerCase()).filter((w) => w.length > 0);
 }
 
-/** Words of a tool name that say what it touches: get_channels → channel; post_webpage → post, webpage. */
+/** Words of a tool name that say what it does and touches: get_channels → channel; post_webpage → post, webpage; pay → pay (a short word only if a write verb). */
 function nameTerms(name: string): string[] {
   return nameWords(name)
-    .filter((w) => w.length >= 4 && !GENERIC_VERBS.has(w))
+    .filter((w) => (w.length >= 4 || WRITE_VERBS.has(w)) && !GENERIC_VERBS.has(w))
     .map((w) => (w.endsWith('s') && w.length > 4 ? w.slice(0, -1) : w));
 }
 
