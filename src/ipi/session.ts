@@ -415,15 +415,21 @@ export class IpiSession {
     };
     // Each distinct value once: repeating a value the user wrote must not dilute the share of trusted ones, nor cost a trace each time.
     const done = new Set<string>();
+    // Values found in trusted text or in a passage: a web address among them needs no tracing by its host.
+    const placed = new Set<string>();
     for (const { path, value } of leaves) {
       const found = entities(value);
       const isEntity = new Set(found);
       // Whole values are traced up to a few lines long; inside longer ones (a
       // message body) only the entities are: a body is composed, not copied. A web
-      // address is traced by its host too: an injection names the host, and the
-      // agent appends what it sends ("https://evil.test/log/<the data>").
+      // address no passage holds whole is traced by its host too: an injection names
+      // the host, and the agent appends what it sends ("https://evil.test/log/<the data>").
       const hosts = urlHosts(found);
-      for (const candidate of value.length <= MAX_TRACED ? [value, ...found, ...hosts] : [...found, ...hosts]) {
+      for (const candidate of value.length <= MAX_TRACED ? [value, ...found, ...hosts.keys()] : [...found, ...hosts.keys()]) {
+        const urls = isEntity.has(candidate) ? undefined : hosts.get(candidate);
+        // Copied whole, the address already says where it came from: its host would charge
+        // it with any passage naming a common host (an injection that mentions github.com).
+        if (urls && urls.every((u) => placed.has(u))) continue;
         if (done.has(candidate)) continue;
         done.add(candidate);
         const unigrams = shingles(candidate, 1, { mode: 'text' });
@@ -434,11 +440,15 @@ export class IpiSession {
         // Single common words prove little: require an entity-like token or several words.
         const strength = wordCount >= 3 || /[@./:\d]/.test(candidate) ? 1 : wordCount === 2 ? 0.6 : 0.25;
         const inTrusted = allIn(mine, this.#trusted[k - 1]!);
-        if (strength >= 0.6) {
+        // A host is part of a value already counted: it does not add to the share of trusted values.
+        if (strength >= 0.6 && !urls) {
           specific++;
           if (inTrusted) trustedSpecific++;
         }
-        if (inTrusted) continue;
+        if (inTrusted) {
+          placed.add(candidate);
+          continue;
+        }
         let seen = false;
         const held = this.#held[k - 1]!;
         let inSome = true;
@@ -464,6 +474,7 @@ export class IpiSession {
             charge(path, candidate, strength, risk, risk, risk, () => `a passage the session has dropped (it scored ${risk.toFixed(2)})`);
           }
         }
+        if (seen) placed.add(candidate);
         if (!seen && strength === 1 && isEntity.has(candidate)) novel = true;
       }
     }
@@ -611,12 +622,12 @@ function wordHash(word: string): number {
   return h;
 }
 
-/** The hosts of the web addresses among `found` that carry more than their host ("evil.test" of "https://evil.test/log?d=…"). */
-function urlHosts(found: readonly string[]): string[] {
-  const hosts: string[] = [];
+/** The hosts of the web addresses among `found` that carry more than their host ("evil.test" of "https://evil.test/log?d=…"), each with its addresses. */
+function urlHosts(found: readonly string[]): Map<string, string[]> {
+  const hosts = new Map<string, string[]>();
   for (const e of found) {
     const m = /^(?:https?:\/\/)?((?:www\.)?[^/?#:\s]+\.[^/?#:\s]+)[/?#:]./i.exec(e);
-    if (m && (e.startsWith('www.') || /^https?:/i.test(e))) hosts.push(m[1]!);
+    if (m && (e.startsWith('www.') || /^https?:/i.test(e))) hosts.set(m[1]!, [...(hosts.get(m[1]!) ?? []), e]);
   }
   return hosts;
 }
