@@ -188,7 +188,9 @@ export class IpiSession {
     f('copiedSegment', prov.copiedSegment);
     f('argsTrusted', prov.trustedShare);
     f('novelEntity', prov.novel ? 1 : 0);
-    const terms = nameTerms(call.name);
+    // The tool's name split once: its terms, its verb and whether it writes all read from these words.
+    const toolWords = nameWords(call.name);
+    const terms = nameTerms(toolWords);
     // Whether the user named the tool decides affinity and requested too: read once.
     const toolTrusted = this.#termsTrusted(terms);
     const affinity = toolTrusted ? { value: 0 } : this.#affinity(terms);
@@ -198,14 +200,14 @@ export class IpiSession {
     f('sessionRisk', sessionRisk);
     f('recentRisk', this.#recentRisk);
     f('afterRisky', this.#firstRiskyCall < 0 ? 0 : 1 / (1 + this.#calls - this.#firstRiskyCall));
-    f('write', terms.some((t) => WRITE_VERBS.has(t)) || nameWords(call.name).some((w) => WRITE_VERBS.has(w)) ? 1 : 0);
+    f('write', terms.some((t) => WRITE_VERBS.has(t)) || toolWords.some((w) => WRITE_VERBS.has(w)) ? 1 : 0);
     const words = distinct(shingles(json, 1, { mode: 'json' }));
     const surprise = this.#surprise(words);
     f('surprise', Math.min(1, surprise));
     f('noArgs', leaves.length === 0 ? 1 : 0);
     f('askedRead', this.#userAsked.question && !this.#userAsked.change ? 1 : 0);
     f('copiedRequest', prov.copiedRequest);
-    f('requested', toolTrusted ? 0 : this.#requested(call.name, terms));
+    f('requested', toolTrusted ? 0 : this.#requested(toolWords[0], terms));
 
     const trace = this.#ctx.trace;
     let score = trace.score(x);
@@ -425,7 +427,7 @@ export class IpiSession {
       // address no passage holds whole is traced by its host too: an injection names
       // the host, and the agent appends what it sends ("https://evil.test/log/<the data>").
       const hosts = urlHosts(found);
-      for (const candidate of value.length <= MAX_TRACED ? [value, ...found, ...hosts.keys()] : [...found, ...hosts.keys()]) {
+      for (const candidate of [...(value.length <= MAX_TRACED ? [value] : []), ...found, ...hosts.keys()]) {
         const urls = isEntity.has(candidate) ? undefined : hosts.get(candidate);
         // Copied whole, the address already says where it came from: its host would charge
         // it with any passage naming a common host (an injection that mentions github.com).
@@ -507,19 +509,18 @@ export class IpiSession {
    * verb ("please merge it" before merge_pull_request, "send a link to Alice" before
    * send_direct_message) and the user named neither that verb nor a synonym of it.
    */
-  #requested(name: string, terms: readonly string[]): number {
+  #requested(verb: string | undefined, terms: readonly string[]): number {
     if (terms.length === 0) return 0;
     const variants = terms.map((t) => [t, ...(SAME_ACTION[t] ?? [])].flatMap((w) => [wordHash(w), wordHash(`${w}s`)]));
-    const verb = nameWords(name)[0];
     const verbs = verb !== undefined && WRITE_VERBS.has(verb) ? [verb, ...(SAME_ACTION[verb] ?? [])].map(wordHash) : [];
     const trusted = this.#trusted[0]!;
-    const verbAsked = verbs.length > 0 && !verbs.some((h) => trusted.has(h));
+    const userNamedVerb = verbs.some((h) => trusted.has(h));
     let best = 0;
     for (const src of this.#sources) {
       if (!src.request) continue;
       const line = src.sets[0]!;
       if (everyTermIn(variants, line)) return 1;
-      if (verbAsked && verbs.some((h) => line.has(h))) best = VERB_ONLY;
+      if (!userNamedVerb && verbs.some((h) => line.has(h))) best = VERB_ONLY;
     }
     return best;
   }
@@ -626,7 +627,7 @@ function wordHash(word: string): number {
 function urlHosts(found: readonly string[]): Map<string, string[]> {
   const hosts = new Map<string, string[]>();
   for (const e of found) {
-    const m = /^(?:https?:\/\/)?((?:www\.)?[^/?#:\s]+\.[^/?#:\s]+)[/?#:]./i.exec(e);
+    const m = /^(?:https?:\/\/)?([^/?#:\s]+\.[^/?#:\s]+)[/?#:]./i.exec(e);
     if (m && (e.startsWith('www.') || /^https?:/i.test(e))) hosts.set(m[1]!, [...(hosts.get(m[1]!) ?? []), e]);
   }
   return hosts;
@@ -637,8 +638,8 @@ function nameWords(name: string): string[] {
 }
 
 /** Words of a tool name that say what it does and touches: get_channels → channel; post_webpage → post, webpage; pay → pay (a short word only if a write verb). */
-function nameTerms(name: string): string[] {
-  return nameWords(name)
+function nameTerms(words: readonly string[]): string[] {
+  return words
     .filter((w) => (w.length >= 4 || WRITE_VERBS.has(w)) && !GENERIC_VERBS.has(w))
     .map((w) => (w.endsWith('s') && w.length > 4 ? w.slice(0, -1) : w));
 }
