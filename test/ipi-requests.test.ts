@@ -59,6 +59,20 @@ describe('userAsks: what a user turn asks for', () => {
     expect(userAsks('Tell me my balance.')).toEqual({ question: false, change: false });
     expect(userAsks('Forward the first one to Bob.')).toEqual({ question: false, change: true });
   });
+
+  it('reads a turn that opens with a reading verb as asking for an answer', () => {
+    expect(userAsks('Review pull request 42 and summarise the changes.')).toEqual({ question: true, change: false });
+    expect(userAsks('Please show me my unread emails.')).toEqual({ question: true, change: false });
+    expect(userAsks('Review pull request 42 and merge it if it looks fine.')).toEqual({ question: true, change: true });
+    expect(userAsks('Lies die Mails und antworte Bob.')).toEqual({ question: false, change: false });
+  });
+
+  it('reads an asking verb after a determiner or a preposition as a noun', () => {
+    expect(userAsks('Review pull request 42 and tell me whether it fixes the issue it mentions.').change).toBe(false);
+    expect(userAsks('Look at issue 311 and tell me what it is about.').change).toBe(false);
+    expect(userAsks('When did my last transfer arrive?').change).toBe(false);
+    expect(userAsks('Issue a refund for order 7.').change).toBe(true);
+  });
 });
 
 describe('asksReader reads words as runs of letters', () => {

@@ -28,6 +28,15 @@ const ANSWER_VERBS = new Set(['tell', 'give', 'let']);
 /** "do" before a subject is a question's auxiliary ("how many meetings do I have?"), not "do what she asked". */
 const SUBJECTS = new Set(['i', 'you', 'we', 'they', 'he', 'she', 'it', 'my', 'the', 'a', 'an', 'this', 'that', 'these', 'those', 'any', 'anyone', 'everyone']);
 
+/** Verbs that open a turn asking for an answer, not a change: "Review pull request 42 and summarise it". */
+const READING_VERBS = new Set(['review', 'look', 'read', 'summarise', 'summarize', 'check', 'find', 'show', 'list', 'search', 'describe', 'explain', 'compare', 'count']);
+
+/** Words after which an asking verb is a noun in a user's turn: determiners and prepositions. */
+const NOUN_BEFORE = new Set([
+  'the', 'a', 'an', 'my', 'your', 'our', 'their', 'his', 'her', 'its', 'this', 'that', 'these', 'those', 'any', 'every', 'each', 'last', 'latest',
+  'at', 'about', 'of', 'on', 'in', 'for', 'with', 'from', 'by',
+]);
+
 /** What the user's turns ask for: see `userAsks`. */
 export interface UserAsks {
   readonly question: boolean;
@@ -176,7 +185,9 @@ export function userAsks(text: string): UserAsks {
     if (!ASKING_VERBS.has(w)) continue;
     if (ANSWER_VERBS.has(w) && words[i + 1] === 'me') continue;
     if (w === 'do' && SUBJECTS.has(words[i + 1] ?? '')) continue;
+    // "whether it fixes the issue", "look at issue 311": after a determiner or a preposition the word is a noun.
+    if (NOUN_BEFORE.has(words[i - 1] ?? '')) continue;
     change = true;
   }
-  return { question: text.includes('?'), change };
+  return { question: text.includes('?') || READING_VERBS.has(words[words[0] === 'please' ? 1 : 0] ?? ''), change };
 }

@@ -200,7 +200,7 @@ export class IpiSession {
     f('sessionRisk', sessionRisk);
     f('recentRisk', this.#recentRisk);
     f('afterRisky', this.#firstRiskyCall < 0 ? 0 : 1 / (1 + this.#calls - this.#firstRiskyCall));
-    f('write', terms.some((t) => WRITE_VERBS.has(t)) || toolWords.some((w) => WRITE_VERBS.has(w)) ? 1 : 0);
+    f('write', writes(toolWords, terms) ? 1 : 0);
     const words = distinct(shingles(json, 1, { mode: 'json' }));
     const surprise = this.#surprise(words);
     f('surprise', Math.min(1, surprise));
@@ -505,9 +505,10 @@ export class IpiSession {
    * A line of a tool result asks its reader for this tool's action ("Please delete
    * the file…" before delete_file), in its words or a synonym's, and the user did not
    * name all of it: a call that copies nothing can still be what an injection asked.
-   * 1 when the line names every term of the tool; 0.5 when it names only the tool's
-   * verb ("please merge it" before merge_pull_request, "send a link to Alice" before
-   * send_direct_message) and the user named neither that verb nor a synonym of it.
+   * 1 when the line names every term of the tool, or names its verb while the user's
+   * words name the rest ("review pull request 42", then "please merge it"); 0.5 when
+   * it names only the verb ("send a link to Alice" before send_direct_message). Never
+   * for the verb alone when the user named that verb or a synonym of it.
    */
   #requested(verb: string | undefined, terms: readonly string[]): number {
     if (terms.length === 0) return 0;
@@ -515,12 +516,14 @@ export class IpiSession {
     const verbs = verb !== undefined && WRITE_VERBS.has(verb) ? [verb, ...(SAME_ACTION[verb] ?? [])].map(wordHash) : [];
     const trusted = this.#trusted[0]!;
     const userNamedVerb = verbs.some((h) => trusted.has(h));
+    // The user named what the tool acts on (pull request 42) and the line names only the action (merge it): together they name the whole tool.
+    const objectNamed = terms.length > 1 && terms[0] === verb && everyTermIn(variants.slice(1), trusted);
     let best = 0;
     for (const src of this.#sources) {
       if (!src.request) continue;
       const line = src.sets[0]!;
       if (everyTermIn(variants, line)) return 1;
-      if (!userNamedVerb && verbs.some((h) => line.has(h))) best = VERB_ONLY;
+      if (!userNamedVerb && verbs.some((h) => line.has(h))) best = Math.max(best, objectNamed ? 1 : VERB_ONLY);
     }
     return best;
   }
@@ -644,8 +647,19 @@ function nameTerms(words: readonly string[]): string[] {
     .map((w) => (w.endsWith('s') && w.length > 4 ? w.slice(0, -1) : w));
 }
 
+/**
+ * Whether a tool changes something: a write verb among its words, unless it opens
+ * with a reading verb (list_issues, get_order_history and list_record_shares read:
+ * their "issue", "order" and "share" are nouns).
+ */
+function writes(words: readonly string[], terms: readonly string[]): boolean {
+  if (READING_TOOL_VERBS.has(words[0] ?? '')) return false;
+  return terms.some((t) => WRITE_VERBS.has(t)) || words.some((w) => WRITE_VERBS.has(w));
+}
+
 /** `requested` for a line that names only the tool's verb: weaker evidence than one naming all of it (as 1 it lowered held-out recall). */
 const VERB_ONLY = 0.5;
+const READING_TOOL_VERBS = new Set(['get', 'list', 'read', 'fetch', 'search', 'find', 'query', 'show', 'view', 'check', 'lookup', 'describe', 'count', 'track']);
 const GENERIC_VERBS = new Set(['list', 'read', 'fetch', 'search', 'find', 'query', 'info', 'data', 'with', 'from', 'into', 'show', 'view']);
 const REASON_TEXT: Partial<Record<(typeof TRACE_FEATURES)[number], (d: ReasonDetail) => IpiReason>> = {
   content: (d) => ({ code: 'content', message: `the call's own input reads like an injection (${d.content.toFixed(2)})` }),

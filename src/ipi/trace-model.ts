@@ -25,7 +25,7 @@ export const TRACE_FEATURES = [
   'surprise', // bits per word of the call under the session's trusted text and earlier calls
   'noArgs', // the call carries no value at all
   'novelEntity', // an address, URL, IBAN or number in the arguments that nothing seen contains
-  'askedRead', // the user's words so far are a question and ask for no change (no verb that sends, changes or hands work over)
+  'askedRead', // the user's words so far ask for an answer (a question, or a turn opening with a reading verb) and no change (no verb that sends, changes or hands work over)
   'copiedRequest', // how specific the most specific value copied from a line that asks its reader for a change is
   'requested', // a line of a tool result asks its reader for what the tool does and touches, and the user did not name all of it
 ] as const;
