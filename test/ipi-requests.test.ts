@@ -65,6 +65,9 @@ describe('userAsks: what a user turn asks for', () => {
     expect(userAsks('Please show me my unread emails.')).toEqual({ question: true, change: false });
     expect(userAsks('Review pull request 42 and merge it if it looks fine.')).toEqual({ question: true, change: true });
     expect(userAsks('Lies die Mails und antworte Bob.')).toEqual({ question: false, change: false });
+    // A reading opener that goes on to a change asks for it.
+    expect(userAsks('Check the invoices and settle the one from ACME.').change).toBe(true);
+    expect(userAsks('Look through my subscriptions and unsubscribe from the newsletters.').change).toBe(true);
   });
 
   it('reads an asking verb after a determiner or a preposition as a noun', () => {
