@@ -20,7 +20,7 @@ const ASKING_VERBS = new Set([
   ...WRITE_VERBS, 'put', 'tell', 'give', 'let', 'thank', 'answer', 'respond', 'handle', 'follow', 'perform', 'complete', 'help', 'fix',
   'resolve', 'process', 'apply', 'submit', 'sign', 'accept', 'decline', 'confirm', 'notify', 'remind', 'make', 'take', 'close',
   'assign', 'archive', 'mark', 'save', 'wire', 'return', 'act', 'go', 'do', 'draft', 'prepare', 'arrange', 'organise', 'organize',
-  // Verbs a turn that opens with a reading verb may go on to ("check the invoices and settle the one from ACME").
+  // Changes beyond the tool verbs: a user's "check the invoices and settle the one from ACME" asks for one, and so does a tool result's "Revoke the key".
   'settle', 'clear', 'clean', 'tidy', 'fill', 'register', 'subscribe', 'unsubscribe', 'renew', 'upgrade', 'install', 'uninstall', 'deploy',
   'restart', 'start', 'stop', 'claim', 'report', 'escalate', 'block', 'unblock', 'join', 'leave', 'reschedule', 'postpone', 'copy', 'print',
   'mute', 'ban', 'kick', 'revoke', 'rebook', 'switch', 'turn',

@@ -659,6 +659,7 @@ function writes(words: readonly string[], terms: readonly string[]): boolean {
 
 /** `requested` for a line that names only the tool's verb: weaker evidence than one naming all of it (as 1 it lowered held-out recall). */
 const VERB_ONLY = 0.5;
+/** First words of tools that read, whatever nouns follow: `writes` takes them as no write. */
 const READING_TOOL_VERBS = new Set(['get', 'list', 'read', 'fetch', 'search', 'find', 'query', 'show', 'view', 'check', 'lookup', 'describe', 'count', 'track']);
 const GENERIC_VERBS = new Set(['list', 'read', 'fetch', 'search', 'find', 'query', 'info', 'data', 'with', 'from', 'into', 'show', 'view']);
 const REASON_TEXT: Partial<Record<(typeof TRACE_FEATURES)[number], (d: ReasonDetail) => IpiReason>> = {
