@@ -516,14 +516,15 @@ export class IpiSession {
     const verbs = verb !== undefined && WRITE_VERBS.has(verb) ? [verb, ...(SAME_ACTION[verb] ?? [])].map(wordHash) : [];
     const trusted = this.#trusted[0]!;
     const userNamedVerb = verbs.some((h) => trusted.has(h));
-    // The user named what the tool acts on (pull request 42) and the line names only the action (merge it): together they name the whole tool.
-    const objectNamed = terms.length > 1 && terms[0] === verb && everyTermIn(variants.slice(1), trusted);
     let best = 0;
     for (const src of this.#sources) {
       if (!src.request) continue;
       const line = src.sets[0]!;
       if (everyTermIn(variants, line)) return 1;
-      if (!userNamedVerb && verbs.some((h) => line.has(h))) best = Math.max(best, objectNamed ? 1 : VERB_ONLY);
+      if (userNamedVerb || !verbs.some((h) => line.has(h))) continue;
+      // The user named what the tool acts on (pull request 42) and the line only the action (merge it): together they name all of it.
+      if (terms.length > 1 && terms[0] === verb && everyTermIn(variants.slice(1), trusted)) return 1;
+      best = VERB_ONLY;
     }
     return best;
   }
