@@ -16,7 +16,7 @@ export const WRITE_VERBS: ReadonlySet<string> = new Set([
  * "handle the ticket"). English only: a request in another language reads as no
  * change asked, so `askedRead` needs a question mark as well.
  */
-const ASKING_VERBS = new Set([
+export const ASKING_VERBS: ReadonlySet<string> = new Set([
   ...WRITE_VERBS, 'put', 'tell', 'give', 'let', 'thank', 'answer', 'respond', 'handle', 'follow', 'perform', 'complete', 'help', 'fix',
   'resolve', 'process', 'apply', 'submit', 'sign', 'accept', 'decline', 'confirm', 'notify', 'remind', 'make', 'take', 'close',
   'assign', 'archive', 'mark', 'save', 'wire', 'return', 'act', 'go', 'do', 'draft', 'prepare', 'arrange', 'organise', 'organize',

@@ -3,6 +3,7 @@ import { ParapetStateError, ParapetTypeError } from '../bindings/errors.js';
 import { levelOf, LEVELS } from './calibration.js';
 import { entities, stringLeaves } from './entities.js';
 import { asksReader, SAME_ACTION, userAsks, WRITE_VERBS, type UserAsks } from './requests.js';
+import { readToolName } from './tool-names.js';
 import { TRACE_FEATURES, type TraceScorer } from './trace-model.js';
 import type { ContentScorer } from './classifier.js';
 import type { IpiReason, IpiRisk, Observation, SignalName, SignalReport, ToolCall } from './types.js';
@@ -188,9 +189,7 @@ export class IpiSession {
     f('copiedSegment', prov.copiedSegment);
     f('argsTrusted', prov.trustedShare);
     f('novelEntity', prov.novel ? 1 : 0);
-    // The tool's name split once: its terms, its verb and whether it writes all read from these words.
-    const toolWords = nameWords(call.name);
-    const terms = nameTerms(toolWords);
+    const { verb, terms, writes } = readToolName(call.name);
     // Whether the user named the tool decides affinity and requested too: read once.
     const toolTrusted = this.#termsTrusted(terms);
     const affinity = toolTrusted ? { value: 0 } : this.#affinity(terms);
@@ -200,14 +199,14 @@ export class IpiSession {
     f('sessionRisk', sessionRisk);
     f('recentRisk', this.#recentRisk);
     f('afterRisky', this.#firstRiskyCall < 0 ? 0 : 1 / (1 + this.#calls - this.#firstRiskyCall));
-    f('write', writes(toolWords, terms) ? 1 : 0);
+    f('write', writes ? 1 : 0);
     const words = distinct(shingles(json, 1, { mode: 'json' }));
     const surprise = this.#surprise(words);
     f('surprise', Math.min(1, surprise));
     f('noArgs', leaves.length === 0 ? 1 : 0);
     f('askedRead', this.#userAsked.question && !this.#userAsked.change ? 1 : 0);
     f('copiedRequest', prov.copiedRequest);
-    f('requested', toolTrusted ? 0 : this.#requested(toolWords[0], terms));
+    f('requested', toolTrusted ? 0 : this.#requested(verb, terms));
 
     const trace = this.#ctx.trace;
     let score = trace.score(x);
@@ -637,32 +636,8 @@ function urlHosts(found: readonly string[]): Map<string, string[]> {
   return hosts;
 }
 
-function nameWords(name: string): string[] {
-  return name.split(/[_\-\s.]+|(?<=[a-z])(?=[A-Z])/).map((w) => w.toLowerCase()).filter((w) => w.length > 0);
-}
-
-/** Words of a tool name that say what it does and touches: get_channels → channel; post_webpage → post, webpage; pay → pay (a short word only if a write verb). */
-function nameTerms(words: readonly string[]): string[] {
-  return words
-    .filter((w) => (w.length >= 4 || WRITE_VERBS.has(w)) && !GENERIC_VERBS.has(w))
-    .map((w) => (w.endsWith('s') && w.length > 4 ? w.slice(0, -1) : w));
-}
-
-/**
- * Whether a tool changes something: a write verb among its words, unless it opens
- * with a reading verb (list_issues, get_order_history and list_record_shares read:
- * their "issue", "order" and "share" are nouns).
- */
-function writes(words: readonly string[], terms: readonly string[]): boolean {
-  if (READING_TOOL_VERBS.has(words[0] ?? '')) return false;
-  return terms.some((t) => WRITE_VERBS.has(t)) || words.some((w) => WRITE_VERBS.has(w));
-}
-
 /** `requested` for a line that names only the tool's verb: weaker evidence than one naming all of it (as 1 it lowered held-out recall). */
 const VERB_ONLY = 0.5;
-/** First words of tools that read, whatever nouns follow: `writes` takes them as no write. */
-const READING_TOOL_VERBS = new Set(['get', 'list', 'read', 'fetch', 'search', 'find', 'query', 'show', 'view', 'check', 'lookup', 'describe', 'count', 'track']);
-const GENERIC_VERBS = new Set(['list', 'read', 'fetch', 'search', 'find', 'query', 'info', 'data', 'with', 'from', 'into', 'show', 'view']);
 const REASON_TEXT: Partial<Record<(typeof TRACE_FEATURES)[number], (d: ReasonDetail) => IpiReason>> = {
   content: (d) => ({ code: 'content', message: `the call's own input reads like an injection (${d.content.toFixed(2)})` }),
   provenance: (d) => ({ code: 'provenance', message: `an argument was copied from untrusted content: ${d.prov.detail ?? ''}` }),

@@ -1,0 +1,73 @@
+// How a tool's name reads: the verb it performs, the terms a request must name to ask
+// for it, and whether it changes anything. Names come as snake_case (send_money),
+// camelCase or PascalCase with a toolkit in front (GmailSendEmail,
+// AugustSmartLockGrantGuestAccess) and namespaced by a server (github__create_issue,
+// slack.post_message).
+import { ASKING_VERBS, WRITE_VERBS } from './requests.js';
+
+/** What a session reads from a tool's name. */
+export interface ToolName {
+  /** The verb the tool performs, if its name holds one: `send` for GmailSendEmail. */
+  readonly verb: string | undefined;
+  /** The words that say what it does and touches, from its verb on: GmailSendEmail → send, email. */
+  readonly terms: readonly string[];
+  /** Whether it changes something (a write verb), rather than reads. */
+  readonly writes: boolean;
+}
+
+/** First words of tools that read, whatever nouns follow: `list_issues` does not write through "issue". */
+const READING_TOOL_VERBS = new Set(['get', 'list', 'read', 'fetch', 'search', 'find', 'query', 'show', 'view', 'check', 'lookup', 'describe', 'count', 'track']);
+/** Words too common in tool names to say what one does. */
+const GENERIC_WORDS = new Set(['list', 'read', 'fetch', 'search', 'find', 'query', 'info', 'data', 'with', 'from', 'into', 'show', 'view']);
+
+/** Verbs of tool names beyond those of requests: they only mark where a name's verb is. */
+const OTHER_TOOL_VERBS = new Set([
+  'resend', 'request', 'reopen', 'retry', 'manage', 'generate', 'verify', 'validate', 'convert', 'translate', 'calculate', 'download', 'open',
+  'play', 'call', 'withdraw', 'deposit', 'trade', 'sell', 'ship', 'scan', 'analyze', 'analyse', 'monitor', 'browse', 'navigate',
+]);
+const isVerb = (w: string): boolean => ASKING_VERBS.has(w) || READING_TOOL_VERBS.has(w) || OTHER_TOOL_VERBS.has(w);
+
+const cache = new Map<string, ToolName>();
+
+/** Read a tool's name (memoised: a session sees the same few names call after call). */
+export function readToolName(name: string): ToolName {
+  let read = cache.get(name);
+  if (read === undefined) {
+    read = readUncached(name);
+    if (cache.size < 4096) cache.set(name, read);
+  }
+  return read;
+}
+
+function readUncached(name: string): ToolName {
+  const words = name.split(/[_\-\s.:/]+|(?<=[a-z0-9])(?=[A-Z])/).map((w) => w.toLowerCase()).filter((w) => w.length > 0);
+  const at = verbIndex(words);
+  // A toolkit or server before the verb (Gmail, AugustSmartLock, github) is not what the tool does:
+  // neither the user nor an injected request says "August smart lock" to ask for a grant.
+  const own = at > 0 ? words.slice(at) : words;
+  const verb = at >= 0 ? words[at] : undefined;
+  const terms = own
+    .filter((w) => (w.length >= 4 || WRITE_VERBS.has(w)) && !GENERIC_WORDS.has(w))
+    .map((w) => (w.endsWith('s') && w.length > 4 ? w.slice(0, -1) : w));
+  const writes = !READING_TOOL_VERBS.has(verb ?? '') && (terms.some((t) => WRITE_VERBS.has(t)) || own.some((w) => WRITE_VERBS.has(w)));
+  return { verb, terms, writes };
+}
+
+/**
+ * Where the tool's verb is: the first word when it is one (send_money), else the
+ * first verb that a noun follows, past a toolkit's name that may hold one
+ * ("lock" of AugustSmartLockGrantGuestAccess is followed by the verb "grant"),
+ * else the first verb at all (ShopifyUpdateOrder: "order" ends the name). −1 for
+ * a name with no verb (weather, python_repl).
+ */
+function verbIndex(words: readonly string[]): number {
+  if (words.length === 0) return -1;
+  if (isVerb(words[0]!)) return 0;
+  let first = -1;
+  for (let i = 1; i < words.length; i++) {
+    if (!isVerb(words[i]!)) continue;
+    if (first < 0) first = i;
+    if (i + 1 < words.length && !isVerb(words[i + 1]!)) return i;
+  }
+  return first;
+}

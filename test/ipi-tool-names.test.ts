@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { readToolName } from '../src/ipi/tool-names.js';
+
+describe('readToolName: the verb, terms and write of a tool name', () => {
+  it('reads a name that opens with its verb from its first word', () => {
+    expect(readToolName('send_money')).toEqual({ verb: 'send', terms: ['send', 'money'], writes: true });
+    expect(readToolName('invite_user_to_slack')).toMatchObject({ verb: 'invite', writes: true });
+    expect(readToolName('resend_password_reset')).toMatchObject({ verb: 'resend', terms: ['resend', 'password', 'reset'] });
+    // A verb at the start is the verb even when another follows: set_lock_state sets.
+    expect(readToolName('set_lock_state')).toMatchObject({ verb: 'set', terms: ['set', 'lock', 'state'] });
+  });
+
+  it('drops a toolkit or server name before the verb from the terms', () => {
+    expect(readToolName('GmailSendEmail')).toEqual({ verb: 'send', terms: ['send', 'email'], writes: true });
+    expect(readToolName('BankManagerTransferFunds')).toMatchObject({ verb: 'transfer', terms: ['transfer', 'fund'] });
+    expect(readToolName('mcp__github__create_issue')).toMatchObject({ verb: 'create', terms: ['create', 'issue'] });
+    expect(readToolName('slack.post_message')).toMatchObject({ verb: 'post', terms: ['post', 'message'] });
+    expect(readToolName('calendar_create_event')).toMatchObject({ verb: 'create', terms: ['create', 'event'] });
+  });
+
+  it('finds the verb past a toolkit whose name holds one, and at the end of a name', () => {
+    // "lock" of AugustSmartLock is followed by a verb: the tool grants.
+    expect(readToolName('AugustSmartLockGrantGuestAccess')).toMatchObject({ verb: 'grant', terms: ['grant', 'guest', 'acces'] });
+    expect(readToolName('AugustSmartLockUnlockDoor')).toMatchObject({ verb: 'unlock', terms: ['unlock', 'door'] });
+    // "order" ends the name: the first verb is the tool's.
+    expect(readToolName('ShopifyUpdateOrder')).toMatchObject({ verb: 'update', terms: ['update', 'order'] });
+  });
+
+  it('reads a reading verb after a toolkit as no write, whatever nouns follow', () => {
+    expect(readToolName('GitHubGetIssue')).toMatchObject({ verb: 'get', writes: false });
+    expect(readToolName('AugustSmartLockViewAccessHistory')).toMatchObject({ verb: 'view', writes: false });
+    expect(readToolName('list_issues').writes).toBe(false);
+  });
+
+  it('keeps every word of a name with no verb', () => {
+    expect(readToolName('python_repl')).toEqual({ verb: undefined, terms: ['python', 'repl'], writes: false });
+    expect(readToolName('weather')).toEqual({ verb: undefined, terms: ['weather'], writes: false });
+    expect(readToolName('')).toEqual({ verb: undefined, terms: [], writes: false });
+  });
+});
