@@ -32,6 +32,14 @@ describe('readToolName: the verb, terms and write of a tool name', () => {
     expect(readToolName('list_issues').writes).toBe(false);
   });
 
+  it('reads a tool whose verb changes something beyond the request write verbs as a write', () => {
+    expect(readToolName('SlackLeaveChannel')).toMatchObject({ verb: 'leave', terms: ['leave', 'channel'], writes: true });
+    expect(readToolName('CiscoUmbrellaBlockDomain')).toMatchObject({ verb: 'block', writes: true });
+    expect(readToolName('reschedule_event').writes).toBe(true);
+    expect(readToolName('archive_email').writes).toBe(true);
+    expect(readToolName('get_archived_emails').writes).toBe(false);
+  });
+
   it('keeps every word of a name with no verb', () => {
     expect(readToolName('python_repl')).toEqual({ verb: undefined, terms: ['python', 'repl'], writes: false });
     expect(readToolName('weather')).toEqual({ verb: undefined, terms: ['weather'], writes: false });
