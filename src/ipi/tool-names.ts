@@ -20,17 +20,17 @@ const READING_TOOL_VERBS = new Set(['get', 'list', 'read', 'fetch', 'search', 'f
 /** Words too common in tool names to say what one does. */
 const GENERIC_WORDS = new Set(['list', 'read', 'fetch', 'search', 'find', 'query', 'info', 'data', 'with', 'from', 'into', 'show', 'view']);
 
-/** Verbs of tool names beyond those of requests: they only mark where a name's verb is. */
-const OTHER_TOOL_VERBS = new Set([
-  'resend', 'request', 'reopen', 'retry', 'manage', 'generate', 'verify', 'validate', 'convert', 'translate', 'calculate', 'download', 'open',
-  'play', 'call', 'withdraw', 'deposit', 'trade', 'sell', 'ship', 'scan', 'analyze', 'analyse', 'monitor', 'browse', 'navigate',
-]);
 /** Verbs of tools that change something beyond the write verbs of requests: leave_channel, block_domain, archive_email. */
 const CHANGE_TOOL_VERBS = new Set([
   'settle', 'clear', 'register', 'subscribe', 'unsubscribe', 'renew', 'upgrade', 'install', 'uninstall', 'deploy', 'restart', 'start', 'stop',
   'claim', 'escalate', 'block', 'unblock', 'join', 'leave', 'reschedule', 'postpone', 'mute', 'ban', 'kick', 'revoke', 'rebook', 'switch', 'turn',
   'submit', 'accept', 'decline', 'confirm', 'notify', 'remind', 'close', 'assign', 'archive', 'mark', 'save', 'wire', 'apply', 'sign', 'fill',
   'copy', 'resend', 'request', 'contact', 'withdraw', 'deposit', 'trade', 'sell', 'ship', 'make',
+]);
+/** Verbs of tool names that neither read nor change: they only mark where a name's verb is. */
+const OTHER_TOOL_VERBS = new Set([
+  'reopen', 'retry', 'manage', 'generate', 'verify', 'validate', 'convert', 'translate', 'calculate', 'download', 'open', 'play', 'call',
+  'scan', 'analyze', 'analyse', 'monitor', 'browse', 'navigate',
 ]);
 const isVerb = (w: string): boolean => CHANGE_TOOL_VERBS.has(w) || ASKING_VERBS.has(w) || READING_TOOL_VERBS.has(w) || OTHER_TOOL_VERBS.has(w);
 
@@ -56,7 +56,8 @@ function readUncached(name: string): ToolName {
   const terms = own
     .filter((w) => (w.length >= 4 || WRITE_VERBS.has(w)) && !GENERIC_WORDS.has(w))
     .map((w) => (w.endsWith('s') && w.length > 4 ? w.slice(0, -1) : w));
-  const writes = CHANGE_TOOL_VERBS.has(verb ?? '') || (!READING_TOOL_VERBS.has(verb ?? '') && (terms.some((t) => WRITE_VERBS.has(t)) || own.some((w) => WRITE_VERBS.has(w))));
+  const v = verb ?? '';
+  const writes = CHANGE_TOOL_VERBS.has(v) || (!READING_TOOL_VERBS.has(v) && (terms.some((t) => WRITE_VERBS.has(t)) || own.some((w) => WRITE_VERBS.has(w))));
   return { verb, terms, writes };
 }
 
