@@ -9,11 +9,12 @@
 // trusted text, each earlier call assessed and its result observed — and the
 // features the session computes for the pending call (src/ipi/trace-model.ts) are
 // recorded. The model is a logistic regression over those features and their
-// pairwise products. With --folds (written by `train-ipi.mjs --folds DIR`), the
+// pairwise products, read as rising in the risk features (TraceModel): held-out
+// scores and levels are computed through that reading, as `assess` scores. With --folds (written by `train-ipi.mjs --folds DIR`), the
 // AgentDojo suites' traces are read by content models that never saw those
 // sources, so their rows are held out for content as well.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { CoreClassifier, init, IpiDetector, TRACE_FEATURES } from '../dist/ipi.js';
+import { CoreClassifier, init, IpiDetector, TRACE_FEATURES, TraceModel } from '../dist/ipi.js';
 import { auroc, tprAtFpr } from '../scripts/metrics.mjs';
 import { dataFile, readJsonl } from '../scripts/jsonl.mjs';
 import { generateTraces } from './traces/generate.mjs';
@@ -91,11 +92,15 @@ export function fit(rows) {
   return { w, b };
 }
 
-const logit = (model, x) => {
-  const z = expand(x);
-  let s = model.b;
-  for (let d = 0; d < z.length; d++) s += model.w[d] * z[d];
-  return s;
+/** A fit as the model file holds it. */
+const modelFile = (model, anchors) => ({
+  name: 'parapet-ipi-trace', version: 1, features: [...TRACE_FEATURES], bias: model.b,
+  weights: [...model.w.slice(0, F)], pairs: PAIRS.map(([i, j], k) => [i, j, model.w[F + k]]), anchors,
+});
+/** A fit's logit as `TraceModel` reads it (rising in the risk features), before levels are set. */
+const scorer = (model) => {
+  const read = new TraceModel(modelFile(model, { low: 0, medium: 1, high: 2 }));
+  return (x) => read.logit(x);
 };
 
 /** Logits at the level false-positive rates of benign calls, each suite weighted the same. */
@@ -155,15 +160,14 @@ async function main() {
   const evalRows = folds ? traceFeatures(traces, scorerFor) : rows;
   const oof = [];
   for (const suite of [...new Set(evalRows.map((r) => r.suite))].sort()) {
-    const model = fit(evalRows.filter((r) => r.suite !== suite));
-    for (const r of evalRows.filter((x) => x.suite === suite)) oof.push({ ...r, logit: logit(model, r.x) });
+    const logit = scorer(fit(evalRows.filter((r) => r.suite !== suite)));
+    for (const r of evalRows.filter((x) => x.suite === suite)) oof.push({ ...r, logit: logit(r.x) });
   }
   const anchors = anchorsFrom(oof.filter((r) => r.label === 0));
   console.log(report(oof, anchors));
   const model = fit(rows);
   const file = {
-    name: 'parapet-ipi-trace', version: 1, features: [...TRACE_FEATURES], bias: model.b,
-    weights: [...model.w.slice(0, F)], pairs: PAIRS.map(([i, j], k) => [i, j, model.w[F + k]]), anchors,
+    ...modelFile(model, anchors),
     training: { traces: rows.length, suites: [...new Set(rows.map((r) => r.suite))].sort(), l2: L2, steps: STEPS, contentHeldOut: Boolean(folds) },
   };
   if (!flag('no-write')) {

@@ -12,7 +12,7 @@ export { IpiDetector, DetectorSession, IpiBlockedError, type IpiDetectorOptions 
 export { CoreClassifier, type ContentScorer, type ContentModelOptions, type Passage } from './classifier.js';
 export { LEVELS, calibrate, type Anchors } from './calibration.js';
 export { contentModelOnnx, linearModelOnnx } from './onnx.js';
-export { TraceModel, TRACE_FEATURES, type TraceScorer, type TraceFeature, type TraceModelFile } from './trace-model.js';
+export { TraceModel, TRACE_FEATURES, TRACE_RISK_FEATURES, type TraceScorer, type TraceFeature, type TraceModelFile } from './trace-model.js';
 export { SESSION_LIMITS, type SessionState } from './session.js';
 export { registerIpiHook, guardTool, type PreToolCallPayload, type PostToolCallPayload } from './hooks.js';
 export type { IpiMode, IpiLevel, IpiAction, IpiRisk, IpiReason, IpiReasonCode, TextRisk, ToolCall, Observation, SignalName, SignalReport } from './types.js';

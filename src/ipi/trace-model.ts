@@ -32,6 +32,18 @@ export const TRACE_FEATURES = [
 
 export type TraceFeature = (typeof TRACE_FEATURES)[number];
 
+/**
+ * Features that are scores of what the session read: evidence of an injection,
+ * never evidence against one. A fit over pairwise products learns to explain away
+ * (once a request line alone marks a call, a high session risk adds little, and a
+ * product's weight goes negative), so more risk can lower a call's score. Not
+ * below zero risk: `TraceModel` scores a call no lower than the same call with these
+ * at zero, so a blatant injection scores its call at least as high as one that
+ * reads as nothing at all.
+ */
+export const TRACE_RISK_FEATURES: readonly TraceFeature[] = ['content', 'copiedRisk', 'copiedContext', 'copiedSegment', 'sessionRisk', 'recentRisk', 'afterRisky'];
+const RISK_INDEXES = TRACE_RISK_FEATURES.map((f) => TRACE_FEATURES.indexOf(f));
+
 export interface TraceModelFile {
   readonly name: string;
   readonly version: number;
@@ -66,7 +78,10 @@ function assertTraceModelFile(m: unknown): asserts m is TraceModelFile {
   assertAnchors(f.anchors, 'model.anchors');
 }
 
-/** Logistic regression over the features and their pairwise products. */
+/**
+ * Logistic regression over the features and their pairwise products, floored at
+ * the same call with the session's risk at zero (`TRACE_RISK_FEATURES`).
+ */
 export class TraceModel implements TraceScorer {
   readonly #m: TraceModelFile;
 
@@ -79,11 +94,7 @@ export class TraceModel implements TraceScorer {
   }
 
   logit(x: ArrayLike<number>): number {
-    const m = this.#m;
-    let z = m.bias;
-    for (let i = 0; i < m.weights.length; i++) z += m.weights[i]! * x[i]!;
-    for (const [i, j, w] of m.pairs) z += w * x[i]! * x[j]!;
-    return z;
+    return this.#linear(this.#read(x));
   }
 
   /** The call's score on the detector's scale. */
@@ -93,14 +104,31 @@ export class TraceModel implements TraceScorer {
 
   /** Each feature's share of the logit (its weight times its value, products split evenly), for reasons. */
   contributions(x: ArrayLike<number>): Float64Array {
+    const read = this.#read(x);
     const m = this.#m;
     const out = new Float64Array(m.weights.length);
-    for (let i = 0; i < m.weights.length; i++) out[i] = m.weights[i]! * x[i]!;
+    for (let i = 0; i < m.weights.length; i++) out[i] = m.weights[i]! * read[i]!;
     for (const [i, j, w] of m.pairs) {
-      const c = (w * x[i]! * x[j]!) / 2;
+      const c = (w * read[i]! * read[j]!) / 2;
       out[i] = out[i]! + c;
       out[j] = out[j]! + c;
     }
     return out;
+  }
+
+  /** The call as scored: as it is, or with the session's risk at zero when that scores higher. */
+  #read(x: ArrayLike<number>): ArrayLike<number> {
+    if (RISK_INDEXES.every((i) => x[i] === 0)) return x;
+    const riskless = Float64Array.from(x);
+    for (const i of RISK_INDEXES) riskless[i] = 0;
+    return this.#linear(riskless) > this.#linear(x) ? riskless : x;
+  }
+
+  #linear(x: ArrayLike<number>): number {
+    const m = this.#m;
+    let z = m.bias;
+    for (let i = 0; i < m.weights.length; i++) z += m.weights[i]! * x[i]!;
+    for (const [i, j, w] of m.pairs) z += w * x[i]! * x[j]!;
+    return z;
   }
 }
