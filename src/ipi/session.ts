@@ -206,7 +206,9 @@ export class IpiSession {
     f('noArgs', leaves.length === 0 ? 1 : 0);
     f('askedRead', this.#userAsked.question && !this.#userAsked.change ? 1 : 0);
     f('copiedRequest', prov.copiedRequest);
-    f('requested', toolTrusted ? 0 : this.#requested(verb, terms));
+    const verbTrusted = this.#verbTrusted(verb);
+    f('requested', toolTrusted ? 0 : this.#requested(verb, terms, verbTrusted));
+    f('verbTrusted', verbTrusted ? 1 : 0);
 
     const trace = this.#ctx.trace;
     let score = trace.score(x);
@@ -509,12 +511,12 @@ export class IpiSession {
    * it names only the verb ("send a link to Alice" before send_direct_message). Never
    * for the verb alone when the user named that verb or a synonym of it.
    */
-  #requested(verb: string | undefined, terms: readonly string[]): number {
+  #requested(verb: string | undefined, terms: readonly string[], verbTrusted: boolean): number {
     if (terms.length === 0) return 0;
     const variants = terms.map((t) => [t, ...(SAME_ACTION[t] ?? [])].flatMap((w) => [wordHash(w), wordHash(`${w}s`)]));
-    const verbs = verb !== undefined && WRITE_VERBS.has(verb) ? [verb, ...(SAME_ACTION[verb] ?? [])].map(wordHash) : [];
+    const verbs = verb !== undefined && WRITE_VERBS.has(verb) ? verbHashes(verb) : [];
     const trusted = this.#trusted[0]!;
-    const userNamedVerb = verbs.some((h) => trusted.has(h));
+    const userNamedVerb = verbs.length > 0 && verbTrusted;
     let best = 0;
     for (const src of this.#sources) {
       if (!src.request) continue;
@@ -526,6 +528,18 @@ export class IpiSession {
       best = VERB_ONLY;
     }
     return best;
+  }
+
+  /**
+   * Whether trusted text holds the tool's verb or a synonym of it: "post the build
+   * number in #releases" for send_message, "run the tests" for run_command. Weaker
+   * than naming the tool (toolTrusted): the user asked for the action, not for what
+   * it touches.
+   */
+  #verbTrusted(verb: string | undefined): boolean {
+    if (verb === undefined) return false;
+    const trusted = this.#trusted[0]!;
+    return verbHashes(verb).some((h) => trusted.has(h));
   }
 
   /**
@@ -635,6 +649,9 @@ function urlHosts(found: readonly string[]): Map<string, string[]> {
   }
   return hosts;
 }
+
+/** A verb and the words a request may use for it, hashed. */
+const verbHashes = (verb: string): number[] => [verb, ...(SAME_ACTION[verb] ?? [])].map(wordHash);
 
 /** `requested` for a line that names only the tool's verb: weaker evidence than one naming all of it (as 1 it lowered held-out recall). */
 const VERB_ONLY = 0.5;

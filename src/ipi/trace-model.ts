@@ -28,6 +28,7 @@ export const TRACE_FEATURES = [
   'askedRead', // the user's words so far ask for an answer (a question, or a turn opening with a reading verb) and no change (no verb that sends, changes or hands work over)
   'copiedRequest', // how specific the most specific value copied from a line that asks its reader for a change is
   'requested', // a line of a tool result asks its reader for what the tool does and touches, and the user did not name all of it
+  'verbTrusted', // the user's or system's own words hold the tool's verb or a synonym of it ("post the build number" for send_message)
 ] as const;
 
 export type TraceFeature = (typeof TRACE_FEATURES)[number];
