@@ -85,6 +85,10 @@ function assertTraceModelFile(m: unknown): asserts m is TraceModelFile {
  */
 export class TraceModel implements TraceScorer {
   readonly #m: TraceModelFile;
+  /** The products, flat (first feature, second, weight): every call reads them once or twice. */
+  readonly #pairI: Int32Array;
+  readonly #pairJ: Int32Array;
+  readonly #pairW: Float64Array;
 
   constructor(model: TraceModelFile = TRACE_MODEL) {
     assertTraceModelFile(model);
@@ -92,10 +96,15 @@ export class TraceModel implements TraceScorer {
       throw new ParapetRangeError(`the trace model expects features ${model.features.join(', ')}, this build computes ${TRACE_FEATURES.join(', ')}`, 'invalid-value');
     }
     this.#m = model;
+    this.#pairI = Int32Array.from(model.pairs, (p) => p[0]);
+    this.#pairJ = Int32Array.from(model.pairs, (p) => p[1]);
+    this.#pairW = Float64Array.from(model.pairs, (p) => p[2]);
   }
 
   logit(x: ArrayLike<number>): number {
-    return this.#linear(this.#read(x));
+    const asRead = this.#linear(x);
+    const riskless = withoutRisk(x);
+    return riskless ? Math.max(asRead, this.#linear(riskless)) : asRead;
   }
 
   /** The call's score on the detector's scale. */
@@ -119,17 +128,26 @@ export class TraceModel implements TraceScorer {
 
   /** The call as scored: as it is, or with the session's risk at zero when that scores higher. */
   #read(x: ArrayLike<number>): ArrayLike<number> {
-    if (RISK_INDEXES.every((i) => x[i] === 0)) return x;
-    const riskless = Float64Array.from(x);
-    for (const i of RISK_INDEXES) riskless[i] = 0;
-    return this.#linear(riskless) > this.#linear(x) ? riskless : x;
+    const riskless = withoutRisk(x);
+    return riskless && this.#linear(riskless) > this.#linear(x) ? riskless : x;
   }
 
   #linear(x: ArrayLike<number>): number {
     const m = this.#m;
     let z = m.bias;
     for (let i = 0; i < m.weights.length; i++) z += m.weights[i]! * x[i]!;
-    for (const [i, j, w] of m.pairs) z += w * x[i]! * x[j]!;
+    const pi = this.#pairI;
+    const pj = this.#pairJ;
+    const pw = this.#pairW;
+    for (let k = 0; k < pw.length; k++) z += pw[k]! * x[pi[k]!]! * x[pj[k]!]!;
     return z;
   }
+}
+
+/** `x` with the risk features at zero, or undefined when they are zero already. */
+function withoutRisk(x: ArrayLike<number>): Float64Array | undefined {
+  if (RISK_INDEXES.every((i) => x[i] === 0)) return undefined;
+  const riskless = Float64Array.from(x);
+  for (const i of RISK_INDEXES) riskless[i] = 0;
+  return riskless;
 }
