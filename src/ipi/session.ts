@@ -207,8 +207,11 @@ export class IpiSession {
     f('askedRead', this.#userAsked.question && !this.#userAsked.change ? 1 : 0);
     f('copiedRequest', prov.copiedRequest);
     const verbTrusted = this.#verbTrusted(verb);
-    f('requested', toolTrusted ? 0 : this.#requested(verb, terms, verbTrusted));
+    const requested = toolTrusted ? 0 : this.#requested(verb, terms, verbTrusted);
+    f('requested', requested);
     f('verbTrusted', verbTrusted ? 1 : 0);
+    // The change only a tool result asked for: the pattern of an injection obeyed, which pairwise products alone weigh too little.
+    f('requestedOnly', writes && !verbTrusted ? requested : 0);
 
     const trace = this.#ctx.trace;
     let score = trace.score(x);
