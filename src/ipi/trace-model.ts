@@ -86,7 +86,7 @@ function assertTraceModelFile(m: unknown): asserts m is TraceModelFile {
  */
 export class TraceModel implements TraceScorer {
   readonly #m: TraceModelFile;
-  /** The products, flat (first feature, second, weight): every call reads them once or twice. */
+  /** The products, flat (first feature, second, weight): a call reads them once or twice (the floor), a flagged one twice more for its reasons. */
   readonly #pairI: Int32Array;
   readonly #pairJ: Int32Array;
   readonly #pairW: Float64Array;
@@ -119,10 +119,13 @@ export class TraceModel implements TraceScorer {
     const m = this.#m;
     const out = new Float64Array(m.weights.length);
     for (let i = 0; i < m.weights.length; i++) out[i] = m.weights[i]! * read[i]!;
-    for (const [i, j, w] of m.pairs) {
-      const c = (w * read[i]! * read[j]!) / 2;
-      out[i] = out[i]! + c;
-      out[j] = out[j]! + c;
+    const pi = this.#pairI;
+    const pj = this.#pairJ;
+    const pw = this.#pairW;
+    for (let k = 0; k < pw.length; k++) {
+      const c = (pw[k]! * read[pi[k]!]! * read[pj[k]!]!) / 2;
+      out[pi[k]!] = out[pi[k]!]! + c;
+      out[pj[k]!] = out[pj[k]!]! + c;
     }
     return out;
   }
