@@ -6,7 +6,7 @@
 //
 //   node training/synth-ipi.mjs [COUNT] > synth.jsonl   (training imports generate())
 import { CARRIERS, POSITIONS } from './carriers.mjs';
-import { canonicalAttack, framedAttack, multilingualAttack, OBFUSCATIONS, params, plainRequest, renderedExfil, replyHijack, rolePlay, toolPoisoning } from './synth/attacks.mjs';
+import { canonicalAttack, framedAttack, multilingualAttack, OBFUSCATIONS, outputHijack, params, plainRequest, renderedExfil, replyHijack, rolePlay, toolPoisoning } from './synth/attacks.mjs';
 import { errandToTheAi } from './synth/errands-to-ai.mjs';
 import { benignText } from './synth/benign.mjs';
 import { pick, rng } from './synth/random.mjs';
@@ -42,7 +42,8 @@ function attack(r) {
   if (roll < 0.68) return { family: 'role-play', text: rolePlay(r, p), bare: 0.6 };
   if (roll < 0.74) return { family: 'rendered-exfil', text: renderedExfil(r, p), bare: 0.35 };
   if (roll < 0.79) return { family: 'tool-poisoning', text: toolPoisoning(r, p), bare: 0.35 };
-  if (roll < 0.93) return { family: 'reply-hijack', text: replyHijack(r), bare: 0 };
+  if (roll < 0.89) return { family: 'reply-hijack', text: replyHijack(r), bare: 0 };
+  if (roll < 0.93) return { family: 'output-hijack', text: outputHijack(r), bare: 0.5 };
   return { family: 'addressed-errand', text: errandToTheAi(r), bare: 0.35 };
 }
 
