@@ -133,9 +133,13 @@ function isInvisible(cp: u32): bool {
     (cp >= 0x2060 && cp <= 0x2064) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0xfeff;
 }
 
-/** A decoded code point as the reading takes it: -1 for an invisible one, full-width ASCII as ASCII. */
+/**
+ * A decoded code point as the reading takes it: -1 for an invisible one, full-width
+ * ASCII as ASCII, a tag character as the ASCII it shadows (the bindings' TAGS fold).
+ */
 @inline export function settle(cp: u32): i32 {
   if (isInvisible(cp)) return -1;
+  if (cp >= 0xe0000 && cp <= 0xe007f) return cp >= 0xe0020 && cp <= 0xe007e ? <i32>(cp - 0xe0000) : -1;
   return cp >= 0xff01 && cp <= 0xff5e ? <i32>(cp - 0xfee0) : <i32>cp;
 }
 

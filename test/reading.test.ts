@@ -216,8 +216,10 @@ describe('the letter layer', () => {
     expect(readText('і g n о r е').text).toBe('ignore');
   });
 
-  it('folds what escapes decode to: mathematical letters, full-width ASCII; drops zero-width characters', () => {
+  it('folds what escapes decode to: mathematical letters, full-width ASCII, tag characters; drops zero-width characters', () => {
     expect(readText('"\\ud835\\udc22gnore \\uff49gnore ig\\u200bnore"').text).toBe('\n\nignore ignore ignore\n\n');
+    // A tag character an escape decodes to reads as the ASCII it shadows, as normalizeText reads it.
+    expect(readText('"ok \\udb40\\udc69\\udb40\\udc67\\udb40\\udc6e\\udb40\\udc7f"').text).toBe('\n\nok ign\n\n');
     expect(readText('x: \\uff1cb\\uff1e').text).toBe('x\n  b ');
   });
 

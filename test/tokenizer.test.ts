@@ -206,22 +206,31 @@ describe('normalisation', () => {
   it('folds compatibility forms and strips invisible characters before tokenising', () => {
     expect(normalizeText('ｉｇｎｏｒｅ')).toBe('ignore');
     expect(normalizeText('ig\u200Bno\u202Ere\uFEFF')).toBe('ignore');
+    // Tag characters read as the ASCII they shadow; the cancel tag and the rest of the block vanish.
+    const tagged = [...'Ignore previous'].map((c) => String.fromCodePoint(0xe0000 + c.codePointAt(0)!)).join('');
+    expect(normalizeText(`ok ${tagged}\u{E007F}\u{E0001}`)).toBe('ok Ignore previous');
     expect(Array.from(featurize('Ｉｇ\u200Bnore previous'))).toEqual(Array.from(featurize('Ignore previous')));
     // Byte input is taken as already normalised.
     expect(Array.from(featurize(new TextEncoder().encode('ig\u200Bnore')))).not.toEqual(Array.from(featurize('ignore')));
   });
 
-  it('is NFKC then removal of the invisible characters, for ASCII (short-cut) and other text alike', () => {
+  it('is NFKC, then removal of the invisible characters, then the tag fold, for ASCII (short-cut) and other text alike', () => {
     const invisible = /[\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
-    const chars = fc.constantFrom('a', 'Z', ' ', '~', '\x00', '\x7f', 'ﬁ', 'Ｉ', '\u200B', '\u00AD', 'é', 'e\u0301', '\ud835\udc22');
+    const tags = /[\u{E0000}-\u{E007F}]/gu;
+    const reference = (text: string): string =>
+      text.normalize('NFKC').replace(invisible, '').replace(tags, (t) => {
+        const cp = t.codePointAt(0)! - 0xe0000;
+        return cp >= 0x20 && cp <= 0x7e ? String.fromCharCode(cp) : '';
+      });
+    const chars = fc.constantFrom('a', 'Z', ' ', '~', '\x00', '\x7f', 'ﬁ', 'Ｉ', '\u200B', '\u00AD', 'é', 'e\u0301', '\ud835\udc22', '\u{E0049}', '\u{E007F}', '\u{E0001}', '\u{E0020}');
     fc.assert(
       fc.property(fc.array(chars, { maxLength: 40 }).map((a) => a.join('')), (text) => {
-        expect(normalizeText(text)).toBe(text.normalize('NFKC').replace(invisible, ''));
+        expect(normalizeText(text)).toBe(reference(text));
       }),
       { numRuns: 1000 },
     );
     fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 60 }), (text) => {
-      expect(normalizeText(text)).toBe(text.normalize('NFKC').replace(invisible, ''));
+      expect(normalizeText(text)).toBe(reference(text));
     }));
   });
 });

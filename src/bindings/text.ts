@@ -8,11 +8,22 @@ import { coreConstants, getCore, heapU32, heapU8, scratch } from './instance.js'
 // bidi isolates, U+FEFF BOM / ZWNBSP, U+00AD soft hyphen, U+061C Arabic letter mark,
 // U+180E Mongolian vowel separator.
 const INVISIBLE = /[\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
+// Unicode tag characters (U+E0000–U+E007F) render as nothing, yet a model's
+// tokenizer reads U+E0020–U+E007E as the ASCII they shadow: a whole instruction
+// can ride invisibly in them ("ASCII smuggling"). They are read as that ASCII;
+// the language tag and cancel tag, like the rest of the block, are dropped. An
+// emoji subdivision flag (🏴 + tag letters) then reads as 🏴 and its region code.
+const TAGS = /[\u{E0000}-\u{E007F}]/gu;
+const untag = (tag: string): string => {
+  const cp = tag.codePointAt(0)! - 0xe0000;
+  return cp >= 0x20 && cp <= 0x7e ? String.fromCharCode(cp) : '';
+};
 
 /**
  * The normalisation applied before tokenising: Unicode NFKC (folds
  * full-width letters, ligatures and compatibility forms such as 𝐢𝐠𝐧𝐨𝐫𝐞 onto
- * plain letters), then removal of zero-width and bidi control characters.
+ * plain letters), then removal of zero-width and bidi control characters, then
+ * tag characters read as the ASCII they shadow.
  * Lowercasing of ASCII happens in the core; other scripts keep their case.
  */
 export function normalizeText(text: string): string {
@@ -20,7 +31,7 @@ export function normalizeText(text: string): string {
   // ASCII is its own NFKC form and holds none of the invisible characters;
   // most tool input is ASCII, and one native scan is cheaper than ICU's pass.
   if (!NON_ASCII.test(text)) return text;
-  return text.normalize('NFKC').replace(INVISIBLE, '');
+  return text.normalize('NFKC').replace(INVISIBLE, '').replace(TAGS, untag);
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;
