@@ -499,32 +499,20 @@ function blockAfter(s: usize, n: usize, k: usize, dst: usize): void {
   while (lineStartAt > 0 && at(s, lineStartAt - 1) != LF) lineStartAt--;
   let keyIndent: usize = 0;
   while (at(s, lineStartAt + keyIndent) == SP) keyIndent++;
+  const indent = blockIndent(s, n, m, keyIndent);
+  if (indent < 0) return;
   let d = dst;
   let kept: usize = 0; // content length up to the last line that is not blank
-  let indent: isize = -1;
   let end = m;
   let first = true;
   for (let ls = m + 1; ls <= n; ) {
     let le = ls;
     while (le < n && at(s, le) != LF) le++;
-    let sp: usize = 0;
-    while (ls + sp < le && at(s, ls + sp) == SP) sp++;
-    let isBlank = true;
-    for (let p = ls; p < le; p++) {
-      if ((classOf(at(s, p)) & K_WS) == 0) {
-        isBlank = false;
-        break;
-      }
-    }
-    if (!isBlank) {
-      if (indent < 0) {
-        if (sp <= keyIndent) break;
-        indent = <isize>sp;
-      } else if (<isize>sp < indent) break;
-    }
+    const isBlank = blankLine(s, ls, le);
+    if (!isBlank && lineIndent(s, ls, le) < <usize>indent) break;
     if (!first) store<u8>(d++, <u8>LF);
     first = false;
-    const from = ls + <usize>(indent < 0 ? 0 : indent) < le ? ls + <usize>(indent < 0 ? 0 : indent) : le;
+    const from = ls + <usize>indent < le ? ls + <usize>indent : le;
     memory.copy(d, s + from, le - from);
     d += le - from;
     if (!isBlank) {
@@ -534,11 +522,42 @@ function blockAfter(s: usize, n: usize, k: usize, dst: usize): void {
     if (le >= n) break;
     ls = le + 1;
   }
-  if (indent < 0) return;
   blockAt = dst;
   blockLen = kept;
   blockResume = end;
   hasBlock = true;
+}
+
+/**
+ * The indentation of a block scalar's first line that is not blank, found before any
+ * line is copied so that the blank lines ahead of it are dedented like the rest;
+ * -1 when that line is not indented deeper than the key's (no block).
+ */
+function blockIndent(s: usize, n: usize, m: usize, keyIndent: usize): isize {
+  for (let ls = m + 1; ls <= n; ) {
+    let le = ls;
+    while (le < n && at(s, le) != LF) le++;
+    if (!blankLine(s, ls, le)) {
+      const sp = lineIndent(s, ls, le);
+      return sp <= keyIndent ? -1 : <isize>sp;
+    }
+    if (le >= n) break;
+    ls = le + 1;
+  }
+  return -1;
+}
+
+/** Spaces that open the line [ls, le). */
+function lineIndent(s: usize, ls: usize, le: usize): usize {
+  let sp: usize = 0;
+  while (ls + sp < le && at(s, ls + sp) == SP) sp++;
+  return sp;
+}
+
+/** The line [ls, le) holds only blanks. */
+function blankLine(s: usize, ls: usize, le: usize): bool {
+  for (let p = ls; p < le; p++) if ((classOf(at(s, p)) & K_WS) == 0) return false;
+  return true;
 }
 
 /**

@@ -186,6 +186,13 @@ describe('the structure layer, rule by rule', () => {
     });
   });
 
+  it('dedents the blank lines ahead of a block scalar\'s first line by that line\'s indentation', () => {
+    // The indentation is known only at the first line that is not blank; a blank line
+    // ahead of it must lose as many bytes as the lines after it (the reference's rule).
+    expect(reading('body: |\n    \n  first\nnext: x').text).toBe('body\n\n\n  \nfirst\n\n\nnext\n x');
+    expectParity(encoder.encode('key: |\n  \n "'), 'blank line ahead of a one-space block');
+  });
+
   it('decodes backslash escapes in prose; any other backslash reads as a space', () => {
     expect(reading('say \\u0069gnore \\ud83d\\ude00 \\ud800 \\x41 a\\nb \\r\\" \\\\ \\q').text).toBe('say ignore \u{1f600} \ufffd A a\nb "    q');
   });
