@@ -3,6 +3,7 @@ import { ParapetStateError, ParapetTypeError } from '../bindings/errors.js';
 import { levelOf, LEVELS } from './calibration.js';
 import { entities, stringLeaves } from './entities.js';
 import { asksReader, SAME_ACTION, userAsks, WRITE_VERBS, type UserAsks } from './requests.js';
+import { MAX_PLANTED, plainToolName, plantedCalls, toolNameHash } from './planted-calls.js';
 import { readToolName } from './tool-names.js';
 import { TRACE_FEATURES, type TraceScorer } from './trace-model.js';
 import type { ContentScorer } from './classifier.js';
@@ -48,6 +49,7 @@ interface Source {
   readonly segment: number; // the score of the carrier string holding it (its own score where none does)
   readonly result: number; // which tool result it came from (count of results observed before it)
   readonly request: boolean; // the line asks its reader for a change (see asksReader)
+  readonly calls: readonly number[]; // tools its result names in call syntax, as toolNameHash of plainToolName (see plantedCalls)
   readonly sets: Set<number>[];
 }
 
@@ -64,7 +66,7 @@ export interface SessionState {
   readonly asked?: { readonly question: boolean; readonly change: boolean };
   /** Per k, [hash, risk] of the risky passages dropped (see IpiSession); optional in state written before it. */
   readonly lost?: readonly (readonly (readonly [number, number])[])[];
-  readonly sources: readonly { readonly tool?: string; readonly score: number; readonly context: number; readonly segment?: number; readonly result: number; readonly request?: boolean; readonly sets: readonly (readonly number[])[] }[];
+  readonly sources: readonly { readonly tool?: string; readonly score: number; readonly context: number; readonly segment?: number; readonly result: number; readonly request?: boolean; readonly calls?: readonly number[]; readonly sets: readonly (readonly number[])[] }[];
   readonly trusted: readonly (readonly number[])[];
   readonly words: readonly (readonly [number, number])[];
   readonly total: number;
@@ -144,10 +146,12 @@ export class IpiSession {
       // is suspect, a value from its harmless header is not.
       const result = this.#results++;
       const added: Source[] = [];
+      const planted = plantedCalls(content);
+      const calls = planted.length === 0 ? NO_CALLS : planted.map(toolNameHash);
       for (const p of this.#ctx.content.passages(content)) {
         if (Math.max(p.score, p.context) >= LEVELS.medium && this.#firstRiskyCall < 0) this.#firstRiskyCall = this.#calls;
         // One shape for every source (tool undefined when not named): a spread here cost a third of observe.
-        added.push({ tool: observation.toolName || undefined, score: p.score, context: p.context, segment: p.segment ?? p.score, result, request: asksReader(p.text), sets: shingleSets(p.text) });
+        added.push({ tool: observation.toolName || undefined, score: p.score, context: p.context, segment: p.segment ?? p.score, result, request: asksReader(p.text), calls, sets: shingleSets(p.text) });
       }
       this.#addSources(added);
     } else {
@@ -181,7 +185,9 @@ export class IpiSession {
     const argText = leaves.map((l) => l.value).filter((v) => v.length >= 3).join('\n').slice(0, SESSION_LIMITS.argumentText);
     const content = argText.length >= MIN_CONTENT ? this.#ctx.content.score(argText) : 0;
     f('content', content);
-    const prov = this.#provenance(leaves);
+    // A result that holds this very call in an agent's call syntax asked for it, as a request line does.
+    const named = toolNameHash(plainToolName(call.name));
+    const prov = this.#provenance(leaves, named);
     f('provenance', prov.value);
     f('copiedUntrusted', prov.copied);
     f('copiedRisk', prov.copiedRisk);
@@ -207,7 +213,7 @@ export class IpiSession {
     f('askedRead', this.#userAsked.question && !this.#userAsked.change ? 1 : 0);
     f('copiedRequest', prov.copiedRequest);
     const verbTrusted = this.#verbTrusted(verb);
-    const requested = toolTrusted ? 0 : this.#requested(verb, terms, verbTrusted);
+    const requested = toolTrusted ? 0 : this.#requested(verb, terms, verbTrusted, named);
     f('requested', requested);
     f('verbTrusted', verbTrusted ? 1 : 0);
     // The change only a tool result asked for: the pattern of an injection obeyed, which pairwise products alone weigh too little.
@@ -322,7 +328,7 @@ export class IpiSession {
     this.#assertLive();
     return {
       v: 1, id: this.id, calls: this.#calls, results: this.#results, firstRiskyCall: this.#firstRiskyCall, peakRisk: this.#peakRisk, asked: { ...this.#userAsked }, lost: this.#lost.map((m) => [...m]),
-      sources: this.#sources.map((s) => ({ ...(s.tool ? { tool: s.tool } : {}), score: s.score, context: s.context, segment: s.segment, result: s.result, ...(s.request ? { request: true } : {}), sets: s.sets.map((set) => [...set]) })),
+      sources: this.#sources.map((s) => ({ ...(s.tool ? { tool: s.tool } : {}), score: s.score, context: s.context, segment: s.segment, result: s.result, ...(s.request ? { request: true } : {}), ...(s.calls.length > 0 ? { calls: [...s.calls] } : {}), sets: s.sets.map((set) => [...set]) })),
       trusted: this.#trusted.map((set) => [...set]),
       words: [...this.#counts],
       total: this.#total,
@@ -363,8 +369,8 @@ export class IpiSession {
       session.#userAsked = { question: s.asked.question, change: s.asked.change };
     }
     session.#addSources(s.sources.map((src, i) => {
-      if (typeof src !== 'object' || src === null || !unit(src.score) || !unit(src.context) || (src.segment !== undefined && !unit(src.segment)) || !Number.isSafeInteger(src.result) || (src.tool !== undefined && typeof src.tool !== 'string') || (src.request !== undefined && typeof src.request !== 'boolean') || !Array.isArray(src.sets) || src.sets.length !== MAX_K) bad(`"sources[${i}]" is malformed`);
-      return { tool: src.tool, score: src.score, context: src.context, segment: src.segment ?? src.score, result: src.result, request: src.request === true, sets: src.sets.map((set, k) => new Set(hashes(set, 4096, `"sources[${i}].sets[${k}]"`))) };
+      if (typeof src !== 'object' || src === null || !unit(src.score) || !unit(src.context) || (src.segment !== undefined && !unit(src.segment)) || !Number.isSafeInteger(src.result) || (src.tool !== undefined && typeof src.tool !== 'string') || (src.request !== undefined && typeof src.request !== 'boolean') || (src.calls !== undefined && !(Array.isArray(src.calls) && src.calls.length <= MAX_PLANTED && src.calls.every((h) => Number.isInteger(h) && h >= 0 && h <= 0xffffffff))) || !Array.isArray(src.sets) || src.sets.length !== MAX_K) bad(`"sources[${i}]" is malformed`);
+      return { tool: src.tool, score: src.score, context: src.context, segment: src.segment ?? src.score, result: src.result, request: src.request === true, calls: src.calls && src.calls.length > 0 ? [...src.calls] : NO_CALLS, sets: src.sets.map((set, k) => new Set(hashes(set, 4096, `"sources[${i}].sets[${k}]"`))) };
     }));
     s.trusted.forEach((set, k) => hashes(set, SESSION_LIMITS.trustedHashes, `"trusted[${k}]"`).forEach((h) => session.#trusted[k]!.add(h)));
     for (const pair of s.words) {
@@ -390,7 +396,7 @@ export class IpiSession {
    * from tool results all the time (paying the IBAN on a bill); what marks an attack
    * is copying from a passage that reads like an injection.
    */
-  #provenance(leaves: readonly { path: string; value: string }[]): { value: number; copied: number; copiedRisk: number; copiedContext: number; copiedSegment: number; copiedRequest: number; trustedShare: number; novel: boolean; detail?: string } {
+  #provenance(leaves: readonly { path: string; value: string }[], named: number): { value: number; copied: number; copiedRisk: number; copiedContext: number; copiedSegment: number; copiedRequest: number; trustedShare: number; novel: boolean; detail?: string } {
     let best = 0;
     let copied = 0;
     let copiedRisk = 0;
@@ -468,7 +474,7 @@ export class IpiSession {
         if (inSome) for (const src of this.#sources) {
           if (!allIn(mine, src.sets[k - 1]!)) continue;
           seen = true;
-          charge(path, candidate, strength, src.score, src.context, src.segment, () => `${src.tool ?? 'a tool result'} (that line scores ${src.score.toFixed(2)}, its string ${src.segment.toFixed(2)}, its window ${src.context.toFixed(2)})`, src.request);
+          charge(path, candidate, strength, src.score, src.context, src.segment, () => `${src.tool ?? 'a tool result'} (that line scores ${src.score.toFixed(2)}, its string ${src.segment.toFixed(2)}, its window ${src.context.toFixed(2)})`, src.request || src.calls.includes(named));
         }
         if (!seen) {
           // Copied from a risky passage the session has dropped: the least risk any of its hashes was recorded with.
@@ -512,9 +518,11 @@ export class IpiSession {
    * 1 when the line names every term of the tool, or names its verb while the user's
    * words name the rest ("review pull request 42", then "please merge it"); 0.5 when
    * it names only the verb ("send a link to Alice" before send_direct_message). Never
-   * for the verb alone when the user named that verb or a synonym of it.
+   * for the verb alone when the user named that verb or a synonym of it. 1 too when a
+   * result holds this very call in an agent's call syntax (see plantedCalls).
    */
-  #requested(verb: string | undefined, terms: readonly string[], verbTrusted: boolean): number {
+  #requested(verb: string | undefined, terms: readonly string[], verbTrusted: boolean, named: number): number {
+    if (this.#sources.some((src) => src.calls.includes(named))) return 1;
     if (terms.length === 0) return 0;
     const variants = terms.map((t) => [t, ...(SAME_ACTION[t] ?? [])].flatMap((w) => [wordHash(w), wordHash(`${w}s`)]));
     const verbs = verb !== undefined && WRITE_VERBS.has(verb) ? verbHashes(verb) : [];
@@ -631,6 +639,9 @@ function shingleSets(text: string): Set<number>[] {
   for (let k = 1; k <= MAX_K; k++) sets.push(new Set(shingles(text, k, { mode: 'text' })));
   return sets;
 }
+
+/** The planted calls of a result that holds none, shared. */
+const NO_CALLS: readonly number[] = [];
 
 /** A single word's hash as `shingles(…, 1)` gives it, memoised: tool names repeat call after call. */
 const wordHashes = new Map<string, number>();

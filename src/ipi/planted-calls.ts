@@ -1,0 +1,72 @@
+// Tool calls written into a tool result. An agent's own calls never arrive inside the
+// data it reads, so a result that holds one in the syntax agents emit — a
+// function-calling object, a ReAct `Action:` line, an `<invoke>` or `<tool_call>`
+// tag — is data dressed as an order. When the agent's next call is to the tool it
+// names, the result asked for that call as plainly as an English request would.
+
+/** Keys that name the tool in a call object: {"name": "send_money", "arguments": …}. */
+const NAME_KEYS = 'name|function|function_name|tool|tool_name|action';
+/** Keys that carry a call's arguments; one must follow the name for an object to read as a call. */
+const ARGUMENT_KEYS = 'arguments|args|parameters|params|input|action_input|tool_input|kwargs';
+/** How far past the name its arguments may start (the name and arguments of one object). */
+const ARGUMENTS_WITHIN = 400;
+/** Names kept per result: a session's state stays bounded whatever a result holds. */
+export const MAX_PLANTED = 16;
+
+// A quote may be escaped once or more: a call object serialised into a JSON string.
+const Q = `\\\\*["']`;
+const NAME = '([A-Za-z_][\\w.-]{0,79})';
+const CALL_OBJECT = new RegExp(`${Q}(?:${NAME_KEYS})${Q}\\s*[:=]\\s*${Q}${NAME}${Q}`, 'gi');
+const ARGUMENTS_KEY = new RegExp(`${Q}(?:${ARGUMENT_KEYS})${Q}\\s*[:=]`, 'i');
+/** ReAct (`Action: send_money`, a line of its own) and the tags of tool-calling chat formats. */
+const CALL_LINE = new RegExp(
+  [
+    `^[ \\t>*#-]*action\\s*:\\s*\`?${NAME}\`?[ \\t]*\\(?[ \\t]*$`,
+    `<(?:antml:)?invoke\\s+name\\s*=\\s*${Q}${NAME}${Q}`,
+    `<tool_call>\\s*\\{?\\s*${Q}?name${Q}?\\s*:\\s*${Q}${NAME}${Q}`,
+    `<function\\s*=\\s*${Q}?${NAME}`,
+  ].join('|'),
+  'gim',
+);
+
+/**
+ * The tool names a text holds in call syntax, lowercased and without a server's
+ * prefix (see `plainToolName`). Empty for almost every result: the patterns need a
+ * call's shape, not just a tool's name (a list of tools names them without arguments).
+ */
+export function plantedCalls(text: string): string[] {
+  const names = new Set<string>();
+  for (const m of text.matchAll(CALL_OBJECT)) {
+    const after = text.slice(m.index + m[0].length, m.index + m[0].length + ARGUMENTS_WITHIN);
+    if (ARGUMENTS_KEY.test(after)) names.add(plainToolName(m[1]!));
+    if (names.size >= MAX_PLANTED) return [...names];
+  }
+  for (const m of text.matchAll(CALL_LINE)) {
+    const name = m.slice(1).find((g) => g !== undefined);
+    if (name) names.add(plainToolName(name));
+    if (names.size >= MAX_PLANTED) break;
+  }
+  return [...names];
+}
+
+/**
+ * A tool's name without the server or toolkit that namespaces it, lowercased:
+ * `mcp__bank__send_money`, `bank.send_money` and `Send_Money` are all `send_money`.
+ */
+export function plainToolName(name: string): string {
+  const parts = name.toLowerCase().split(/__|[./:]/);
+  return parts[parts.length - 1]!;
+}
+
+/**
+ * A plain tool name as a 32-bit FNV-1a hash: what a session keeps of a planted call,
+ * so that its state holds no text it read (see `SessionState`).
+ */
+export function toolNameHash(name: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) {
+    h ^= name.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
