@@ -29,6 +29,9 @@ const CALL_LINE = new RegExp(
   'gim',
 );
 
+/** What every CALL_LINE match holds. */
+const CALL_LINE_HINT = /action\s*:|<(?:antml:)?invoke|<tool_call>|<function\s*=/i;
+
 /**
  * The tool names a text holds in call syntax, lowercased and without a server's
  * prefix (see `plainToolName`). Empty for almost every result: the patterns need a
@@ -36,12 +39,13 @@ const CALL_LINE = new RegExp(
  */
 export function plantedCalls(text: string): string[] {
   const names = new Set<string>();
-  for (const m of text.matchAll(CALL_OBJECT)) {
+  // Most results hold neither an arguments key nor a call line: one scan each rules them out.
+  if (ARGUMENTS_KEY.test(text)) for (const m of text.matchAll(CALL_OBJECT)) {
     const after = text.slice(m.index + m[0].length, m.index + m[0].length + ARGUMENTS_WITHIN);
     if (ARGUMENTS_KEY.test(after)) names.add(plainToolName(m[1]!));
     if (names.size >= MAX_PLANTED) return [...names];
   }
-  for (const m of text.matchAll(CALL_LINE)) {
+  if (CALL_LINE_HINT.test(text)) for (const m of text.matchAll(CALL_LINE)) {
     const name = m.slice(1).find((g) => g !== undefined);
     if (name) names.add(plainToolName(name));
     if (names.size >= MAX_PLANTED) break;
