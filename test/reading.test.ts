@@ -228,6 +228,9 @@ describe('the letter layer', () => {
     // A tag character an escape decodes to reads as the ASCII it shadows, as normalizeText reads it.
     expect(readText('"ok \\udb40\\udc69\\udb40\\udc67\\udb40\\udc6e\\udb40\\udc7f"').text).toBe('\n\nok ign\n\n');
     expect(readText('x: \\uff1cb\\uff1e').text).toBe('x\n  b ');
+    // In prose as in a string, and the reference reads them alike.
+    expect(readText('say \\udb40\\udc48\\udb40\\udc49 now').text).toBe('say HI now');
+    expectParity(encoder.encode('say \\udb40\\udc48\\udb40\\udc49 now \\udb40\\udc7f'), 'escaped tags in prose');
   });
 
   it('folds every look-alike in the table as the reference does', () => {
@@ -330,7 +333,7 @@ describe('the core equals the JavaScript reference', () => {
     '\n', '\r', '\t', ' ', ' ', ' ', 'a', 'b', 'i', 'x', 'u', 'U', 'p', 'br', '0', '1', 'f', 'Note', 'http',
     'о', 'а', 'е', 'і', 'ο', 'α', 'Ι', 'ж', 'λ', 'é', 'ß', '中', '\u200b', '\u{1d422}', '\ud800', '\udc00', '\u0000', '\uff49',
     '!--', '-->', '![CDATA[', ']]>', '&amp;', '&#x41;', '&#105;', '&hellip;', '\\u0069', '\\n', '\\ud83d\\ude00', '\\x41', '\\"',
-    'key: |\n  ', '"""', "'''", '<|', '|>', 'alt="', '<p ', '</', '/>',
+    'key: |\n  ', 'key: >-\n   ', "k: '", '\n  - ', '\n* ', '\u{e0041}', '\u{e007f}', '\\udb40\\udc41', '\\udb40\\udc7f', '"""', "'''", '<|', '|>', 'alt="', '<p ', '</', '/>',
   ];
   const text = fc.array(fc.constantFrom(...PIECES), { maxLength: 60 }).map((parts) => parts.join(''));
 

@@ -51,8 +51,13 @@ function utf8(cp) {
   return [0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 0x3f), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f)];
 }
 
-/** A decoded code point as the reading takes it: invisible ones vanish, full-width ASCII is ASCII. */
-const settle = (cp) => (isInvisible(cp) ? -1 : cp >= 0xff01 && cp <= 0xff5e ? cp - 0xfee0 : cp);
+/** A decoded code point as the reading takes it: invisible ones vanish, full-width ASCII is ASCII, a tag character the ASCII it shadows. */
+const settle = (cp) => {
+  if (isInvisible(cp)) return -1;
+  // A tag character reads as the ASCII it shadows, and the rest of the block as nothing (as normalizeText folds them).
+  if (cp >= 0xe0000 && cp <= 0xe007f) return cp >= 0xe0020 && cp <= 0xe007e ? cp - 0xe0000 : -1;
+  return cp >= 0xff01 && cp <= 0xff5e ? cp - 0xfee0 : cp;
+};
 
 // ---------------------------------------------------------------- structure layer
 
