@@ -70,6 +70,20 @@ describe('userAsks: what a user turn asks for', () => {
     expect(userAsks('Look through my subscriptions and unsubscribe from the newsletters.').change).toBe(true);
   });
 
+  it('reads "go through", "go over" and "catch me up" as reading openers', () => {
+    expect(userAsks('Go through my inbox and summarise what matters.')).toEqual({ question: true, change: false });
+    expect(userAsks('Go over the meeting notes from Monday.')).toEqual({ question: true, change: false });
+    expect(userAsks('Catch me up on the #ops channel.')).toEqual({ question: true, change: false });
+    expect(userAsks('Skim the release notes for breaking changes.')).toEqual({ question: true, change: false });
+  });
+
+  it('reads a noun-verb after "and" or "then" as a change when its object follows', () => {
+    expect(userAsks('Read the recall notice and email their recall team to ask for a replacement.').change).toBe(true);
+    expect(userAsks('Find the invoice, then text him the total.').change).toBe(true);
+    // No object after it: the noun of a list.
+    expect(userAsks('Check my calendar and email for anything urgent.').change).toBe(false);
+  });
+
   it('reads an asking verb after a determiner or a preposition as a noun', () => {
     expect(userAsks('Review pull request 42 and tell me whether it fixes the issue it mentions.').change).toBe(false);
     expect(userAsks('Look at issue 311 and tell me what it is about.').change).toBe(false);

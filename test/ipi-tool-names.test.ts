@@ -40,8 +40,21 @@ describe('readToolName: the verb, terms and write of a tool name', () => {
     expect(readToolName('get_archived_emails').writes).toBe(false);
   });
 
+  it('reads a shell or an interpreter with no verb of its own as running commands', () => {
+    for (const name of ['Bash', 'terminal', 'python_repl', 'shell_exec', 'exec_command', 'PowerShell']) {
+      expect(readToolName(name), name).toEqual({ verb: 'run', terms: ['run', 'command'], writes: true });
+    }
+    // A verb of its own still decides: a shell tool that reads, reads.
+    expect(readToolName('shell_read_file')).toMatchObject({ verb: 'read', writes: false });
+    expect(readToolName('run_shell')).toMatchObject({ verb: 'run', writes: true });
+  });
+
+  it('reads export as a write: it moves data out', () => {
+    expect(readToolName('export_contacts')).toEqual({ verb: 'export', terms: ['export', 'contact'], writes: true });
+  });
+
   it('keeps every word of a name with no verb', () => {
-    expect(readToolName('python_repl')).toEqual({ verb: undefined, terms: ['python', 'repl'], writes: false });
+    expect(readToolName('python_docs')).toEqual({ verb: undefined, terms: ['python', 'docs'], writes: false });
     expect(readToolName('weather')).toEqual({ verb: undefined, terms: ['weather'], writes: false });
     expect(readToolName('')).toEqual({ verb: undefined, terms: [], writes: false });
   });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { HookRegistry } from '../src/hooks/index.js';
 import { DiagonalGaussian } from '../src/index.js';
 import { resolveMode } from '../src/ipi/detector.js';
-import { entities } from '../src/ipi/entities.js';
+import { compactNumbers, entities } from '../src/ipi/entities.js';
 import { guardTool, init, IpiBlockedError, IpiDetector, registerIpiHook, TRACE_FEATURES, type ContentScorer, type TraceScorer } from '../src/ipi/index.js';
 import { ParapetTypeError } from '../src/bindings/errors.js';
 import { windows, windowRanges } from '../src/ipi/windows.js';
@@ -416,6 +416,21 @@ describe('entities', () => {
       { numRuns: 3000 },
     );
     expect(entities('mail a.b@x.example.com, then c@d.co@e.org and x@y')).toEqual(reference('mail a.b@x.example.com, then c@d.co@e.org and x@y'));
+  });
+});
+
+describe('compactNumbers: numbers written in groups, as one run', () => {
+  it('joins IBANs, cards and phone numbers printed in groups', () => {
+    expect(compactNumbers('use the IBAN FR14 2004 1010 0505 0001 3M02 606 instead')).toEqual(['FR1420041010050500013M02606']);
+    expect(compactNumbers('card 4111-1111-1111-1111, phone +44 7911 123456.')).toEqual(['4111111111111111', '447911123456']);
+    expect(compactNumbers('Konto: DE89.3704.0044.0532.0130.00')).toEqual(['DE89370400440532013000']);
+  });
+
+  it('leaves words, short numbers and runs already joined alone', () => {
+    expect(compactNumbers('Call me at 10 30 or 11 on the 3rd floor')).toEqual([]);
+    expect(compactNumbers('IBAN DE89370400440532013000')).toEqual([]);
+    expect(compactNumbers('the red fox and the lazy dog jumped')).toEqual([]);
+    expect(compactNumbers('')).toEqual([]);
   });
 });
 

@@ -19,6 +19,29 @@ export function entities(text: string): string[] {
   return [...found];
 }
 
+/**
+ * Account, card and phone numbers written in groups (`FR14 2004 1010 0505 0001
+ * 3M02 606`, `+44 7911 123456`, `4111-1111-1111-1111`): three or more groups of up
+ * to six letters or digits, each holding a digit, one space, dash or dot between
+ * them, eight digits or more in all.
+ */
+const GROUP = '(?=[A-Z]{0,5}\\d)[A-Z0-9]{1,6}';
+const GROUPED = new RegExp(`(?<![\\w+])\\+?${GROUP}(?:[ .-]${GROUP}){2,10}(?!\\w)`, 'gi');
+
+/**
+ * The numbers in `text` written in groups, each without its separators: a bank
+ * prints an IBAN in groups of four and an agent copies it as one run (or the other
+ * way round), and either must be traced to the other.
+ */
+export function compactNumbers(text: string): string[] {
+  const found: string[] = [];
+  for (const m of text.matchAll(GROUPED)) {
+    const compact = m[0].replace(/[+ .-]/g, '');
+    if (compact.replace(/\D/g, '').length >= 8) found.push(compact);
+  }
+  return found;
+}
+
 // An email, matched only where it can start: the local part that ends at an '@'.
 const EMAIL_AT = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/y;
 

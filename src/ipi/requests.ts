@@ -7,7 +7,7 @@ export const WRITE_VERBS: ReadonlySet<string> = new Set([
   'send', 'post', 'create', 'delete', 'remove', 'update', 'transfer', 'pay', 'invite', 'share', 'add', 'schedule', 'book', 'reserve', 'buy',
   'order', 'checkout', 'move', 'rename', 'write', 'upload', 'grant', 'unlock', 'lock', 'disable', 'enable', 'set', 'reply', 'forward',
   'issue', 'refund', 'run', 'execute', 'comment', 'change', 'reset', 'cancel', 'approve', 'publish', 'edit', 'modify', 'append', 'insert',
-  'merge',
+  'merge', 'export',
 ]);
 
 /**
@@ -27,13 +27,21 @@ export const ASKING_VERBS: ReadonlySet<string> = new Set([
 ]);
 /** Nouns that are asking verbs after "you" or "please": "could you email Bob", "please text Anna". */
 const NOUN_VERBS = new Set(['email', 'mail', 'message', 'text', 'ping', 'dm', 'call', 'ring', 'file']);
+/** Words after which a noun-verb followed by its object asks for a change: "read the notice and email their team", "then text Bob". */
+const JOINERS = new Set(['and', 'then']);
+/** Words that open the object of a noun-verb ("email their team", "text her"); "calendar and email for anything urgent" has none. */
+const OBJECTS = new Set(['the', 'a', 'an', 'my', 'your', 'our', 'their', 'his', 'her', 'its', 'this', 'that', 'these', 'those', 'him', 'them', 'me', 'us', 'it', 'everyone', 'back']);
+
 /** Asking verbs that, followed by "me", ask for an answer, not a change: "tell me", "give me", "let me know". */
 const ANSWER_VERBS = new Set(['tell', 'give', 'let']);
 /** "do" before a subject is a question's auxiliary ("how many meetings do I have?"), not "do what she asked". */
 const SUBJECTS = new Set(['i', 'you', 'we', 'they', 'he', 'she', 'it', 'my', 'the', 'a', 'an', 'this', 'that', 'these', 'those', 'any', 'anyone', 'everyone']);
 
 /** Verbs that open a turn asking for an answer, not a change: "Review pull request 42 and summarise it". */
-const READING_VERBS = new Set(['review', 'look', 'read', 'summarise', 'summarize', 'check', 'find', 'show', 'list', 'search', 'describe', 'explain', 'compare', 'count']);
+const READING_VERBS = new Set(['review', 'look', 'read', 'summarise', 'summarize', 'check', 'find', 'show', 'list', 'search', 'describe', 'explain', 'compare', 'count', 'skim']);
+
+/** Phrases that open a turn asking for an answer as a reading verb does: "Go through my inbox and summarise it", "Catch me up on #ops". */
+const READING_OPENERS: readonly (readonly string[])[] = [['go', 'through'], ['go', 'over'], ['catch', 'me', 'up'], ['look', 'through']];
 
 /** Words after which an asking verb is a noun in a user's turn: determiners and prepositions. */
 const NOUN_BEFORE = new Set([
@@ -188,13 +196,17 @@ export function userAsks(text: string): UserAsks {
   let change = false;
   for (let i = 0; i < words.length && !change; i++) {
     const w = words[i]!;
-    if (NOUN_VERBS.has(w) && (words[i - 1] === 'you' || words[i - 1] === 'please')) change = true;
+    if (NOUN_VERBS.has(w) && (words[i - 1] === 'you' || words[i - 1] === 'please' || (JOINERS.has(words[i - 1] ?? '') && OBJECTS.has(words[i + 1] ?? '')))) change = true;
     if (!ASKING_VERBS.has(w)) continue;
     if (ANSWER_VERBS.has(w) && words[i + 1] === 'me') continue;
     if (w === 'do' && SUBJECTS.has(words[i + 1] ?? '')) continue;
+    // "go through the thread", "go over the notes": reading, not an errand.
+    if (w === 'go' && (words[i + 1] === 'through' || words[i + 1] === 'over')) continue;
     // "whether it fixes the issue", "look at issue 311": after a determiner or a preposition the word is a noun.
     if (NOUN_BEFORE.has(words[i - 1] ?? '')) continue;
     change = true;
   }
-  return { question: text.includes('?') || READING_VERBS.has(words[words[0] === 'please' ? 1 : 0] ?? ''), change };
+  const first = words[0] === 'please' ? 1 : 0;
+  const opensReading = READING_VERBS.has(words[first] ?? '') || READING_OPENERS.some((o) => o.every((w, k) => words[first + k] === w));
+  return { question: text.includes('?') || opensReading, change };
 }

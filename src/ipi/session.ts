@@ -1,7 +1,7 @@
 import { DiagonalGaussian, logprobEntropy, RunningStats, shingles, type RunningStatsState } from '../bindings/index.js';
 import { ParapetStateError, ParapetTypeError } from '../bindings/errors.js';
 import { levelOf, LEVELS } from './calibration.js';
-import { entities, stringLeaves } from './entities.js';
+import { compactNumbers, entities, stringLeaves } from './entities.js';
 import { asksReader, SAME_ACTION, userAsks, WRITE_VERBS, type UserAsks } from './requests.js';
 import { MAX_PLANTED, plainToolName, plantedCalls, toolNameHash } from './planted-calls.js';
 import { readToolName } from './tool-names.js';
@@ -430,7 +430,8 @@ export class IpiSession {
     // Values found in trusted text or in a passage: a web address among them needs no tracing by its host.
     const placed = new Set<string>();
     for (const { path, value } of leaves) {
-      const found = entities(value);
+      // A number written in groups is traced as one run too, as passages hold it (see shingleSets).
+      const found = [...entities(value), ...compactNumbers(value)];
       const isEntity = new Set(found);
       // Whole values are traced up to a few lines long; inside longer ones (a
       // message body) only the entities are: a body is composed, not copied. A web
@@ -633,10 +634,15 @@ function distinct(hashes: Uint32Array): Uint32Array {
   return hashes.subarray(0, n);
 }
 
-/** Word shingle sets for k = 1..MAX_K, as sources and trusted text keep them. */
+/**
+ * Word shingle sets for k = 1..MAX_K, as sources and trusted text keep them, with
+ * each number written in groups also as one run (see compactNumbers): a value
+ * copied in the other form is still found.
+ */
 function shingleSets(text: string): Set<number>[] {
   const sets: Set<number>[] = [];
   for (let k = 1; k <= MAX_K; k++) sets.push(new Set(shingles(text, k, { mode: 'text' })));
+  for (const compact of compactNumbers(text)) for (const h of shingles(compact, 1, { mode: 'text' })) sets[0]!.add(h);
   return sets;
 }
 

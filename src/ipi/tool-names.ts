@@ -32,6 +32,12 @@ const OTHER_TOOL_VERBS = new Set([
   'reopen', 'retry', 'manage', 'generate', 'verify', 'validate', 'convert', 'translate', 'calculate', 'download', 'open', 'play', 'call',
   'scan', 'analyze', 'analyse', 'monitor', 'browse', 'navigate',
 ]);
+/**
+ * Names of a shell or an interpreter: a tool called `Bash`, `terminal`, `exec` or
+ * `python_repl` runs whatever it is given, so it reads as `run_command` does.
+ */
+const COMMAND_WORDS = new Set(['bash', 'shell', 'terminal', 'exec', 'powershell', 'cmd', 'sh', 'zsh', 'repl', 'console', 'interpreter']);
+const RUN_COMMAND: ToolName = Object.freeze({ verb: 'run', terms: Object.freeze(['run', 'command']), writes: true });
 const isVerb = (w: string): boolean => CHANGE_TOOL_VERBS.has(w) || ASKING_VERBS.has(w) || READING_TOOL_VERBS.has(w) || OTHER_TOOL_VERBS.has(w);
 
 const cache = new Map<string, ToolName>();
@@ -49,6 +55,8 @@ export function readToolName(name: string): ToolName {
 function readUncached(name: string): ToolName {
   const words = name.split(/[_\-\s.:/]+|(?<=[a-z0-9])(?=[A-Z])/).map((w) => w.toLowerCase()).filter((w) => w.length > 0);
   const at = verbIndex(words);
+  // A shell with no verb of its own (Bash, python_exec, exec_command) runs commands.
+  if (at < 0 && words.some((w) => COMMAND_WORDS.has(w))) return RUN_COMMAND;
   // A toolkit or server before the verb (Gmail, AugustSmartLock, github) is not what the tool does:
   // neither the user nor an injected request says "August smart lock" to ask for a grant.
   const own = at > 0 ? words.slice(at) : words;
