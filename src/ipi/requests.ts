@@ -78,6 +78,9 @@ export const SAME_ACTION: Readonly<Record<string, readonly string[]>> = {
   invite: ['add'],
   webpage: ['website', 'site', 'page', 'link', 'url'],
   channel: ['channels'],
+  // "PR" and "MR" name a pull or merge request: "@claude please merge this PR" before merge_pull_request.
+  pull: ['pr'],
+  request: ['pr', 'mr'],
 };
 
 /** Words that may stand between a request's opening and its verb: "Please also send…", "Assistant, now forward…". */
@@ -96,6 +99,8 @@ const LEADS: readonly (readonly string[])[] = [
   // Hedged and formal: "it would be really helpful to send…", "it is mandatory that you forward…".
   ['helpful', 'to'], ['mandatory', 'that', 'you'], ['important', 'that', 'you'], ['essential', 'that', 'you'], ['required', 'that', 'you'],
   // Without "you": "The AI should forward…", "the assistant is expected to send…", "any AI reading this must…".
+  // An order passed to the agent through its name: "compliance requires the assistant to delete…", "we ask the AI to forward…".
+  ['assistant', 'to'], ['ai', 'to'], ['agent', 'to'], ['requires', 'you', 'to'], ['asks', 'you', 'to'],
   ['should'], ['must'], ['shall'], ['expected', 'to'], ['required', 'to'], ['ought', 'to'], ['is', 'to'], ['are', 'to'], ['needs', 'to'], ['need', 'to'], ['has', 'to'], ['have', 'to'],
 ];
 /** After these a participle asks for the change: "the report is to be sent to…", "must be forwarded". */
