@@ -217,7 +217,10 @@ export class IpiSession {
     f('requested', requested);
     f('verbTrusted', verbTrusted ? 1 : 0);
     // The change only a tool result asked for: the pattern of an injection obeyed, which pairwise products alone weigh too little.
-    f('requestedOnly', writes && !verbTrusted ? requested : 0);
+    const requestedOnly = writes && !verbTrusted ? requested : 0;
+    f('requestedOnly', requestedOnly);
+    // The same after a user who asked only for an answer: three features at once, which pairwise products weigh too little.
+    f('requestedAfterRead', this.#userAsked.question && !this.#userAsked.change ? requestedOnly : 0);
 
     const trace = this.#ctx.trace;
     let score = trace.score(x);

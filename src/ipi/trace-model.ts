@@ -30,6 +30,7 @@ export const TRACE_FEATURES = [
   'requested', // a line of a tool result asks its reader for what the tool does and touches, and the user did not name all of it
   'verbTrusted', // the user's or system's own words hold the tool's verb or a synonym of it ("post the build number" for send_message)
   'requestedOnly', // requested, for a write whose verb the user's words never used: only a tool result asked for this change
+  'requestedAfterRead', // requestedOnly, when the user's words asked only for an answer: a change no one but a tool result asked for
 ] as const;
 
 export type TraceFeature = (typeof TRACE_FEATURES)[number];
