@@ -137,8 +137,8 @@ const READER_VERBS = new Set([
 export function asksReader(text: string): boolean {
   // Most lines of a tool result hold no such verb: one regular expression rules them out.
   if (!ANY_CHANGE_VERB.test(text)) return false;
-  // Sentences and the parts a list, a bracket or a dash sets apart: "Step 1 - transfer…", "<INFORMATION> Send…", "Note to AI — send…".
-  for (const sentence of text.toLowerCase().split(/[.!?;:\n,()[\]<>{}—–]+| - |->/)) {
+  // Sentences and the parts a list, a bracket, a dash, "and" or "then" sets apart: "Step 1 - transfer…", "<INFORMATION> Send…", "read the file and post it…".
+  for (const sentence of text.toLowerCase().split(/[.!?;:\n,()[\]<>{}—–]+| - |->| and then | and | then /)) {
     const words = sentence.match(/[a-z]+/g);
     if (!words) continue;
     if (verbAfter(words, 0)) return true;
