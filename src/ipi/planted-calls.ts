@@ -10,8 +10,9 @@ const NAME_KEYS = 'name|function|function_name|tool|tool_name|action';
 const ARGUMENT_KEYS = 'arguments|args|parameters|params|input|action_input|tool_input|kwargs';
 /** How far past the name its arguments may start (the name and arguments of one object). */
 const ARGUMENTS_WITHIN = 400;
-/** Names kept per result: a session's state stays bounded whatever a result holds. */
-export const MAX_PLANTED = 16;
+/** Names read per result, and the keys kept for them (two each, see toolNameKeys): a session's state stays bounded. */
+const MAX_NAMES = 8;
+export const MAX_PLANTED = 2 * MAX_NAMES;
 
 // A quote may be escaped once or more: a call object serialised into a JSON string.
 const Q = `\\\\*["']`;
@@ -21,7 +22,7 @@ const ARGUMENTS_KEY = new RegExp(`${Q}(?:${ARGUMENT_KEYS})${Q}\\s*[:=]`, 'i');
 /** ReAct (`Action: send_money`, a line of its own) and the tags of tool-calling chat formats. */
 const CALL_LINE = new RegExp(
   [
-    `^[ \\t>*#-]*action\\s*:\\s*\`?${NAME}\`?[ \\t]*\\(?[ \\t]*$`,
+    `^[ \\t>*#-]*action\\s*:\\s*\`?${NAME}\`?[ \\t]*(?:\\(.*)?$`,
     `<(?:antml:)?invoke\\s+name\\s*=\\s*${Q}${NAME}${Q}`,
     `<tool_call>\\s*\\{?\\s*${Q}?name${Q}?\\s*:\\s*${Q}${NAME}${Q}`,
     `<function\\s*=\\s*${Q}?${NAME}`,
@@ -33,24 +34,35 @@ const CALL_LINE = new RegExp(
 const CALL_LINE_HINT = /action\s*:|<(?:antml:)?invoke|<tool_call>|<function\s*=/i;
 
 /**
- * The tool names a text holds in call syntax, lowercased and without a server's
- * prefix (see `plainToolName`). Empty for almost every result: the patterns need a
- * call's shape, not just a tool's name (a list of tools names them without arguments).
+ * The tool names a text holds in call syntax, as written. Empty for almost every
+ * result: the patterns need a call's shape, not just a tool's name (a list of tools
+ * names them without arguments).
  */
 export function plantedCalls(text: string): string[] {
   const names = new Set<string>();
   // Most results hold neither an arguments key nor a call line: one scan each rules them out.
   if (ARGUMENTS_KEY.test(text)) for (const m of text.matchAll(CALL_OBJECT)) {
     const after = text.slice(m.index + m[0].length, m.index + m[0].length + ARGUMENTS_WITHIN);
-    if (ARGUMENTS_KEY.test(after)) names.add(plainToolName(m[1]!));
-    if (names.size >= MAX_PLANTED) return [...names];
+    if (ARGUMENTS_KEY.test(after)) names.add(m[1]!);
+    if (names.size >= MAX_NAMES) return [...names];
   }
   if (CALL_LINE_HINT.test(text)) for (const m of text.matchAll(CALL_LINE)) {
     const name = m.slice(1).find((g) => g !== undefined);
-    if (name) names.add(plainToolName(name));
-    if (names.size >= MAX_PLANTED) break;
+    if (name) names.add(name);
+    if (names.size >= MAX_NAMES) break;
   }
   return [...names];
+}
+
+/**
+ * The forms under which a planted name and a call's name are compared: the plain
+ * name (`plainToolName`) and every letter and digit of it run together, so that
+ * `wallet_send` is `wallet.send` and `mcp__bank__send_money` is `send_money`.
+ */
+export function toolNameKeys(name: string): string[] {
+  const plain = plainToolName(name);
+  const joined = name.toLowerCase().replace(/[^a-z0-9]+/g, '');
+  return joined === plain || joined.length === 0 ? [plain] : [plain, joined];
 }
 
 /**

@@ -3,7 +3,7 @@ import { ParapetStateError, ParapetTypeError } from '../bindings/errors.js';
 import { levelOf, LEVELS } from './calibration.js';
 import { compactNumbers, entities, stringLeaves } from './entities.js';
 import { asksReader, SAME_ACTION, userAsks, WRITE_VERBS, type UserAsks } from './requests.js';
-import { MAX_PLANTED, plainToolName, plantedCalls, toolNameHash } from './planted-calls.js';
+import { MAX_PLANTED, plantedCalls, toolNameHash, toolNameKeys } from './planted-calls.js';
 import { readToolName } from './tool-names.js';
 import { TRACE_FEATURES, type TraceScorer } from './trace-model.js';
 import type { ContentScorer } from './classifier.js';
@@ -147,7 +147,7 @@ export class IpiSession {
       const result = this.#results++;
       const added: Source[] = [];
       const planted = plantedCalls(content);
-      const calls = planted.length === 0 ? NO_CALLS : planted.map(toolNameHash);
+      const calls = planted.length === 0 ? NO_CALLS : [...new Set(planted.flatMap(toolNameKeys).map(toolNameHash))];
       for (const p of this.#ctx.content.passages(content)) {
         if (Math.max(p.score, p.context) >= LEVELS.medium && this.#firstRiskyCall < 0) this.#firstRiskyCall = this.#calls;
         // One shape for every source (tool undefined when not named): a spread here cost a third of observe.
@@ -186,7 +186,7 @@ export class IpiSession {
     const content = argText.length >= MIN_CONTENT ? this.#ctx.content.score(argText) : 0;
     f('content', content);
     // A result that holds this very call in an agent's call syntax asked for it, as a request line does.
-    const named = toolNameHash(plainToolName(call.name));
+    const named = toolNameKeys(call.name).map(toolNameHash);
     const prov = this.#provenance(leaves, named);
     f('provenance', prov.value);
     f('copiedUntrusted', prov.copied);
@@ -399,7 +399,7 @@ export class IpiSession {
    * from tool results all the time (paying the IBAN on a bill); what marks an attack
    * is copying from a passage that reads like an injection.
    */
-  #provenance(leaves: readonly { path: string; value: string }[], named: number): { value: number; copied: number; copiedRisk: number; copiedContext: number; copiedSegment: number; copiedRequest: number; trustedShare: number; novel: boolean; detail?: string } {
+  #provenance(leaves: readonly { path: string; value: string }[], named: readonly number[]): { value: number; copied: number; copiedRisk: number; copiedContext: number; copiedSegment: number; copiedRequest: number; trustedShare: number; novel: boolean; detail?: string } {
     let best = 0;
     let copied = 0;
     let copiedRisk = 0;
@@ -478,7 +478,7 @@ export class IpiSession {
         if (inSome) for (const src of this.#sources) {
           if (!allIn(mine, src.sets[k - 1]!)) continue;
           seen = true;
-          charge(path, candidate, strength, src.score, src.context, src.segment, () => `${src.tool ?? 'a tool result'} (that line scores ${src.score.toFixed(2)}, its string ${src.segment.toFixed(2)}, its window ${src.context.toFixed(2)})`, src.request || src.calls.includes(named));
+          charge(path, candidate, strength, src.score, src.context, src.segment, () => `${src.tool ?? 'a tool result'} (that line scores ${src.score.toFixed(2)}, its string ${src.segment.toFixed(2)}, its window ${src.context.toFixed(2)})`, src.request || named.some((h) => src.calls.includes(h)));
         }
         if (!seen) {
           // Copied from a risky passage the session has dropped: the least risk any of its hashes was recorded with.
@@ -525,8 +525,8 @@ export class IpiSession {
    * for the verb alone when the user named that verb or a synonym of it. 1 too when a
    * result holds this very call in an agent's call syntax (see plantedCalls).
    */
-  #requested(verb: string | undefined, terms: readonly string[], verbTrusted: boolean, named: number): number {
-    if (this.#sources.some((src) => src.calls.includes(named))) return 1;
+  #requested(verb: string | undefined, terms: readonly string[], verbTrusted: boolean, named: readonly number[]): number {
+    if (this.#sources.some((src) => src.calls.length > 0 && named.some((h) => src.calls.includes(h)))) return 1;
     if (terms.length === 0) return 0;
     const variants = terms.map((t) => [t, ...(SAME_ACTION[t] ?? [])].flatMap((w) => [wordHash(w), wordHash(`${w}s`)]));
     const verbs = verb !== undefined && WRITE_VERBS.has(verb) ? verbHashes(verb) : [];
