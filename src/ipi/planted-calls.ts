@@ -75,7 +75,7 @@ export function plainToolName(name: string): string {
 }
 
 /**
- * A plain tool name as a 32-bit FNV-1a hash: what a session keeps of a planted call,
+ * A tool name's key (see toolNameKeys) as a 32-bit FNV-1a hash: what a session keeps of a planted call,
  * so that its state holds no text it read (see `SessionState`).
  */
 export function toolNameHash(name: string): number {

@@ -49,7 +49,7 @@ interface Source {
   readonly segment: number; // the score of the carrier string holding it (its own score where none does)
   readonly result: number; // which tool result it came from (count of results observed before it)
   readonly request: boolean; // the line asks its reader for a change (see asksReader)
-  readonly calls: readonly number[]; // tools its result names in call syntax, as toolNameHash of plainToolName (see plantedCalls)
+  readonly calls: readonly number[]; // tools its result names in call syntax, as toolNameHash of each toolNameKeys form (see plantedCalls)
   readonly sets: Set<number>[];
 }
 
@@ -210,7 +210,8 @@ export class IpiSession {
     const surprise = this.#surprise(words);
     f('surprise', Math.min(1, surprise));
     f('noArgs', leaves.length === 0 ? 1 : 0);
-    f('askedRead', this.#userAsked.question && !this.#userAsked.change ? 1 : 0);
+    const askedRead = this.#userAsked.question && !this.#userAsked.change;
+    f('askedRead', askedRead ? 1 : 0);
     f('copiedRequest', prov.copiedRequest);
     const verbTrusted = this.#verbTrusted(verb);
     const requested = toolTrusted ? 0 : this.#requested(verb, terms, verbTrusted, named);
@@ -220,7 +221,7 @@ export class IpiSession {
     const requestedOnly = writes && !verbTrusted ? requested : 0;
     f('requestedOnly', requestedOnly);
     // The same after a user who asked only for an answer: three features at once, which pairwise products weigh too little.
-    f('requestedAfterRead', this.#userAsked.question && !this.#userAsked.change ? requestedOnly : 0);
+    f('requestedAfterRead', askedRead ? requestedOnly : 0);
 
     const trace = this.#ctx.trace;
     let score = trace.score(x);
