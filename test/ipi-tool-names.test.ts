@@ -49,6 +49,16 @@ describe('readToolName: the verb, terms and write of a tool name', () => {
     expect(readToolName('run_shell')).toMatchObject({ verb: 'run', writes: true });
   });
 
+  it('reads emptying, purging and disarming as writes', () => {
+    for (const name of ['empty_trash', 'mcp__gmail__empty_trash', 'purge_spam', 'disarm_alarm', 'deactivate_sensor', 'wipe_device']) expect(readToolName(name).writes, name).toBe(true);
+  });
+
+  it('reads open as a write unless it opens something to read', () => {
+    expect(readToolName('open_garage_door')).toMatchObject({ verb: 'open', writes: true });
+    expect(readToolName('SmartHomeOpenValve').writes).toBe(true);
+    for (const name of ['open_file', 'open_web_page', 'browser_open_url', 'open_tab']) expect(readToolName(name).writes, name).toBe(false);
+  });
+
   it('reads export as a write: it moves data out', () => {
     expect(readToolName('export_contacts')).toEqual({ verb: 'export', terms: ['export', 'contact'], writes: true });
   });

@@ -24,6 +24,8 @@ export const ASKING_VERBS: ReadonlySet<string> = new Set([
   'settle', 'clear', 'clean', 'tidy', 'fill', 'register', 'subscribe', 'unsubscribe', 'renew', 'upgrade', 'install', 'uninstall', 'deploy',
   'restart', 'start', 'stop', 'claim', 'report', 'escalate', 'block', 'unblock', 'join', 'leave', 'reschedule', 'postpone', 'copy', 'print',
   'mute', 'ban', 'kick', 'revoke', 'rebook', 'switch', 'turn',
+  // Devices and bins: "disarm the alarm", "empty the trash".
+  'arm', 'disarm', 'activate', 'deactivate', 'empty', 'purge', 'wipe', 'erase', 'trash',
 ]);
 /** Nouns that are asking verbs after "you" or "please": "could you email Bob", "please text Anna". */
 const NOUN_VERBS = new Set(['email', 'mail', 'message', 'text', 'ping', 'dm', 'call', 'ring', 'file']);
@@ -38,7 +40,10 @@ const ANSWER_VERBS = new Set(['tell', 'give', 'let']);
 const SUBJECTS = new Set(['i', 'you', 'we', 'they', 'he', 'she', 'it', 'my', 'the', 'a', 'an', 'this', 'that', 'these', 'those', 'any', 'anyone', 'everyone']);
 
 /** Verbs that open a turn asking for an answer, not a change: "Review pull request 42 and summarise it". */
-const READING_VERBS = new Set(['review', 'look', 'read', 'summarise', 'summarize', 'check', 'find', 'show', 'list', 'search', 'describe', 'explain', 'compare', 'count', 'skim']);
+const READING_VERBS = new Set([
+  'review', 'look', 'read', 'summarise', 'summarize', 'check', 'find', 'show', 'list', 'search', 'describe', 'explain', 'compare', 'count', 'skim',
+  'translate', 'analyse', 'analyze', 'proofread',
+]);
 
 /** Phrases that open a turn asking for an answer as a reading verb does: "Go through my inbox and summarise it", "Catch me up on #ops". */
 const READING_OPENERS: readonly (readonly string[])[] = [['go', 'through'], ['go', 'over'], ['catch', 'me', 'up'], ['look', 'through']];
@@ -48,6 +53,47 @@ const NOUN_BEFORE = new Set([
   'the', 'a', 'an', 'my', 'your', 'our', 'their', 'his', 'her', 'its', 'this', 'that', 'these', 'those', 'any', 'every', 'each', 'last', 'latest',
   'at', 'about', 'of', 'on', 'in', 'for', 'with', 'from', 'by',
 ]);
+
+/**
+ * Words that name a thing as often as an action: "the email from Anna" asks for no
+ * send, "email Anna" does. Trusted text holds them as verbs only where no
+ * determiner or preposition comes before them (see `verbUses`).
+ */
+export const NOUN_OR_VERB: ReadonlySet<string> = new Set([
+  ...NOUN_VERBS, 'post', 'transfer', 'wire', 'note', 'order', 'book', 'share', 'comment', 'reply', 'update', 'change', 'request', 'schedule', 'cc', 'bcc',
+]);
+/** Verbs that make an action of the noun after "a": "place an order", "draft a reply", "make a transfer". */
+const LIGHT_VERBS = new Set(['make', 'place', 'draft', 'write', 'leave', 'add', 'do', 'send', 'set', 'put', 'submit', 'create', 'post', 'file', 'prepare', 'compose']);
+
+/**
+ * The words of NOUN_OR_VERB that `text` uses as verbs: not after a determiner or a
+ * preposition ("email Anna", not "the email from Anna"), unless a light verb makes
+ * the action of them ("draft a reply").
+ */
+export function verbUses(text: string): string[] {
+  const words = turnWords(text);
+  const uses: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (!NOUN_OR_VERB.has(w)) continue;
+    const before = words[i - 1] ?? '';
+    const made = (before === 'a' || before === 'an') && LIGHT_VERBS.has(words[i - 2] ?? '');
+    if (made || !NOUN_BEFORE.has(before)) uses.push(w);
+  }
+  return uses;
+}
+
+/** Nouns that a number follows: "order #4471", "issue #5", "ticket #88". */
+const NUMBERED = /\b(order|issue|ticket|request|invoice|case|item|message|transaction|transfer|post|comment|booking|reservation|pr|mr)\s*#\s*(?=\d)/gi;
+
+/**
+ * The words of a user or system turn, lower case, with "the" put before a noun
+ * that a number follows ("When will order #4471 arrive?" reads "when will the order
+ * 4471 arrive"), so that the word reads as the noun it is.
+ */
+function turnWords(text: string): string[] {
+  return text.replace(NUMBERED, 'the $1 ').toLowerCase().match(/[a-z]+/g) ?? [];
+}
 
 /** What the user's turns ask for: see `userAsks`. */
 export interface UserAsks {
@@ -74,6 +120,8 @@ export const SAME_ACTION: Readonly<Record<string, readonly string[]>> = {
   share: ['give', 'grant'],
   file: ['document'],
   update: ['change', 'set', 'edit', 'modify'],
+  // A device's state is set by the verb of the state: "disarm the alarm" before set_alarm.
+  set: ['change', 'update', 'arm', 'disarm', 'switch', 'turn', 'enable', 'disable', 'lock', 'unlock', 'activate', 'deactivate'],
   post: ['publish', 'send', 'write'],
   invite: ['add'],
   webpage: ['website', 'site', 'page', 'link', 'url'],
@@ -197,7 +245,7 @@ function pastOpeners(words: readonly string[], i: number): number {
  * Only user turns count: a system prompt describes tools, it does not ask.
  */
 export function userAsks(text: string): UserAsks {
-  const words = text.toLowerCase().match(/[a-z]+/g) ?? [];
+  const words = turnWords(text);
   let change = false;
   for (let i = 0; i < words.length && !change; i++) {
     const w = words[i]!;

@@ -2,7 +2,7 @@ import { DiagonalGaussian, logprobEntropy, RunningStats, shingles, type RunningS
 import { ParapetStateError, ParapetTypeError } from '../bindings/errors.js';
 import { levelOf, LEVELS } from './calibration.js';
 import { compactNumbers, entities, stringLeaves } from './entities.js';
-import { asksReader, SAME_ACTION, userAsks, WRITE_VERBS, type UserAsks } from './requests.js';
+import { asksReader, NOUN_OR_VERB, SAME_ACTION, userAsks, verbUses, WRITE_VERBS, type UserAsks } from './requests.js';
 import { MAX_PLANTED, plantedCalls, toolNameHash, toolNameKeys } from './planted-calls.js';
 import { readToolName } from './tool-names.js';
 import { TRACE_FEATURES, type TraceScorer } from './trace-model.js';
@@ -162,6 +162,7 @@ export class IpiSession {
       }
       const sets = shingleSets(content);
       sets.forEach((s, i) => addBounded(this.#trusted[i]!, s, SESSION_LIMITS.trustedHashes));
+      addBounded(this.#trusted[0]!, verbUses(content).map(verbUseHash), SESSION_LIMITS.trustedHashes);
       this.#count(sets[0]!);
     }
   }
@@ -550,12 +551,13 @@ export class IpiSession {
    * Whether trusted text holds the tool's verb or a synonym of it: "post the build
    * number in #releases" for send_message, "run the tests" for run_command. Weaker
    * than naming the tool (toolTrusted): the user asked for the action, not for what
-   * it touches.
+   * it touches. A word that is as often a noun counts only where it is used as a
+   * verb: "summarise the email from Anna" does not ask for send_email.
    */
   #verbTrusted(verb: string | undefined): boolean {
     if (verb === undefined) return false;
     const trusted = this.#trusted[0]!;
-    return verbHashes(verb).some((h) => trusted.has(h));
+    return [verb, ...(SAME_ACTION[verb] ?? [])].some((w) => trusted.has(NOUN_OR_VERB.has(w) ? verbUseHash(w) : wordHash(w)));
   }
 
   /**
@@ -675,6 +677,8 @@ function urlHosts(found: readonly string[]): Map<string, string[]> {
 }
 
 /** A verb and the words a request may use for it, hashed. */
+/** A word of NOUN_OR_VERB used as a verb in trusted text, kept apart from the word's own hash (which any use adds). */
+const verbUseHash = (word: string): number => Math.imul(wordHash(word) ^ 0x76657262, 0x9e3779b1) >>> 0;
 const verbHashes = (verb: string): number[] => [verb, ...(SAME_ACTION[verb] ?? [])].map(wordHash);
 
 /** `requested` for a line that names only the tool's verb: weaker evidence than one naming all of it (as 1 it lowered held-out recall). */

@@ -26,7 +26,14 @@ const CHANGE_TOOL_VERBS = new Set([
   'claim', 'escalate', 'block', 'unblock', 'join', 'leave', 'reschedule', 'postpone', 'mute', 'ban', 'kick', 'revoke', 'rebook', 'switch', 'turn',
   'submit', 'accept', 'decline', 'confirm', 'notify', 'remind', 'close', 'assign', 'archive', 'mark', 'save', 'wire', 'apply', 'sign', 'fill',
   'copy', 'resend', 'request', 'contact', 'withdraw', 'deposit', 'trade', 'sell', 'ship', 'make',
+  // Devices and bins: empty_trash, purge_spam, disarm_alarm, deactivate_sensor.
+  'empty', 'trash', 'purge', 'wipe', 'erase', 'arm', 'disarm', 'activate', 'deactivate', 'dismiss',
 ]);
+/**
+ * What `open` may open and only read: open_file, open_web_page. Anything else it
+ * opens is a change (open_garage_door, open_valve, open_position).
+ */
+const OPENED_TO_READ = new Set(['file', 'files', 'page', 'webpage', 'web', 'link', 'url', 'tab', 'folder', 'document', 'doc', 'pdf', 'website', 'site', 'browser', 'app', 'email', 'message', 'attachment', 'image', 'editor', 'notebook']);
 /** Verbs of tool names that neither read nor change: they only mark where a name's verb is. */
 const OTHER_TOOL_VERBS = new Set([
   'reopen', 'retry', 'manage', 'generate', 'verify', 'validate', 'convert', 'translate', 'calculate', 'download', 'open', 'play', 'call',
@@ -65,7 +72,8 @@ function readUncached(name: string): ToolName {
     .filter((w) => (w.length >= 4 || WRITE_VERBS.has(w)) && !GENERIC_WORDS.has(w))
     .map((w) => (w.endsWith('s') && w.length > 4 ? w.slice(0, -1) : w));
   const v = verb ?? '';
-  const writes = CHANGE_TOOL_VERBS.has(v) || (!READING_TOOL_VERBS.has(v) && (terms.some((t) => WRITE_VERBS.has(t)) || own.some((w) => WRITE_VERBS.has(w))));
+  const opens = v === 'open' && !own.slice(1).some((w) => OPENED_TO_READ.has(w));
+  const writes = opens || CHANGE_TOOL_VERBS.has(v) || (!READING_TOOL_VERBS.has(v) && (terms.some((t) => WRITE_VERBS.has(t)) || own.some((w) => WRITE_VERBS.has(w))));
   return { verb, terms, writes };
 }
 
