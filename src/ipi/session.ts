@@ -557,7 +557,7 @@ export class IpiSession {
   #verbTrusted(verb: string | undefined): boolean {
     if (verb === undefined) return false;
     const trusted = this.#trusted[0]!;
-    return [verb, ...(SAME_ACTION[verb] ?? [])].some((w) => trusted.has(NOUN_OR_VERB.has(w) ? verbUseHash(w) : wordHash(w)));
+    return verbWords(verb).some((w) => trusted.has(NOUN_OR_VERB.has(w) ? verbUseHash(w) : wordHash(w)));
   }
 
   /**
@@ -676,10 +676,12 @@ function urlHosts(found: readonly string[]): Map<string, string[]> {
   return hosts;
 }
 
-/** A verb and the words a request may use for it, hashed. */
+/** A verb and the words a request may use for it. */
+const verbWords = (verb: string): string[] => [verb, ...(SAME_ACTION[verb] ?? [])];
+/** The same, hashed. */
+const verbHashes = (verb: string): number[] => verbWords(verb).map(wordHash);
 /** A word of NOUN_OR_VERB used as a verb in trusted text, kept apart from the word's own hash (which any use adds). */
 const verbUseHash = (word: string): number => Math.imul(wordHash(word) ^ 0x76657262, 0x9e3779b1) >>> 0;
-const verbHashes = (verb: string): number[] => [verb, ...(SAME_ACTION[verb] ?? [])].map(wordHash);
 
 /** `requested` for a line that names only the tool's verb: weaker evidence than one naming all of it (as 1 it lowered held-out recall). */
 const VERB_ONLY = 0.5;
