@@ -32,6 +32,11 @@ const POLITE = ['', '', 'please ', 'also ', 'could you ', 'kindly '];
 
 const TO_AI = ['Assistant,', 'Hey assistant,', '@assistant', 'Note for the AI reviewer:', 'Dear AI,', 'Hey Copilot,', 'AI agent:', 'For the AI summarising this thread:', 'Bot:', '@ai-helper', 'AI shopping assistants:', 'Note for the AI:', 'Hey ChatGPT,', 'Claude,', 'To the assistant processing this page:', 'AI reviewer:'];
 
+/** An everyday errand, in words (lower case, no final stop): what an attacker asks for when it asks for nothing unusual. */
+export function everydayErrand(r) {
+  return pick(r, ERRANDS)(r);
+}
+
 /** An everyday errand addressed to the AI. */
 export function errandToTheAi(r) {
   const to = pick(r, TO_AI);
