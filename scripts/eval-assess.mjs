@@ -41,7 +41,9 @@ async function replay(path) {
 const right = (sc, r) => (sc.kind === 'attack' ? r.action === 'block' : r.action !== 'block');
 const tally = (list, results) => `${list.filter((sc) => right(sc, results.get(sc))).length}/${list.length}`;
 const against = arg('against');
-const runs = [['this build', await replay(new URL('../dist/ipi.js', import.meta.url).href)], ...(against ? [[against, await replay(against)]] : [])];
+const mine = await replay(new URL('../dist/ipi.js', import.meta.url).href);
+const other = against ? await replay(against) : undefined;
+const runs = other ? [mine, other] : [mine];
 
 console.log(`Sessions written for assess: attacks blocked and benign calls allowed (block mode)${against ? `; right: ${against}` : ''}\n`);
 console.log(`| set | family | attacks blocked | benign allowed |${against ? ' attacks (other) | benign (other) |' : ''}`);
@@ -50,12 +52,11 @@ for (const set of [...new Set(sessions.map((s) => s.set))]) {
   const inSet = sessions.filter((s) => s.set === set);
   for (const family of ['all', ...new Set(inSet.map((s) => s.family))]) {
     const chosen = family === 'all' ? inSet : inSet.filter((s) => s.family === family);
-    const cells = runs.flatMap(([, res]) => ['attack', 'benign'].map((kind) => tally(chosen.filter((s) => s.kind === kind), res)));
+    const cells = runs.flatMap((res) => ['attack', 'benign'].map((kind) => tally(chosen.filter((s) => s.kind === kind), res)));
     console.log(`| ${set} | ${family === 'all' ? '**all**' : family} | ${cells.join(' | ')} |`);
   }
 }
 
-const [, mine] = runs[0];
 const label = (sc) => `${sc.set}/${sc.id} ${sc.kind} ${sc.family}${sc.description ? ` — ${sc.description}` : ''}`;
 console.log(`\nNear medium (within ${NEAR}): a retraining tends to move these across`);
 for (const sc of sessions) {
@@ -67,8 +68,7 @@ for (const sc of sessions) {
   const r = mine.get(sc);
   if (!right(sc, r)) console.log(`  ${r.score.toFixed(3)} ${r.level.padEnd(6)} ${label(sc)}`);
 }
-if (against) {
-  const [, other] = runs[1];
+if (other) {
   console.log('\nOutcomes that differ (this build, then the other)');
   for (const sc of sessions) {
     const a = mine.get(sc);

@@ -40,5 +40,5 @@ export function everydayErrand(r) {
 /** An everyday errand addressed to the AI. */
 export function errandToTheAi(r) {
   const to = pick(r, TO_AI);
-  return `${to} ${pick(r, POLITE)}${pick(r, ERRANDS)(r)}${pick(r, REASONS)}${pick(r, ['.', '.', '', '!'])}`;
+  return `${to} ${pick(r, POLITE)}${everydayErrand(r)}${pick(r, REASONS)}${pick(r, ['.', '.', '', '!'])}`;
 }
