@@ -120,4 +120,6 @@ describe('carrier-invariant reading', () => {
 });
 
 // Floor at the shipped model's figure (models/README.md, "Carriers"); raise it when the model improves.
-const CANONICAL_FLOOR = 0.975; // measured 97.7% of 2,156 (target: all)
+// One text is 2.3 points: the composed languages cost one override sitting near `medium`
+// (0.66 → 0.55) for higher held-out recall on every injection source (model card, "What was tried").
+const CANONICAL_FLOOR = 0.955; // measured 95.6% of 2,156 (target: all)

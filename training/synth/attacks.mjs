@@ -6,6 +6,7 @@
 import { accountRef, amount, email, host as randomHost, iban, url } from './entities.mjs';
 import { cap, int, pick } from './random.mjs';
 import { everydayErrand } from './errands-to-ai.mjs';
+import { COMPOSED_LANGUAGES, composedAttack } from './languages.mjs';
 
 export const NAMES = ['Emma Johnson', 'David Smith', 'Priya Patel', 'Lukas Weber', 'Sofia Rossi', 'Chen Wei', 'Fatima Khan', 'John Miller', 'Ana Souza', 'Kenji Tanaka', 'Olga Ivanova', 'Tomás Ruiz'];
 const MODELS = ['GPT-4', 'Claude', 'the assistant', 'AI assistant', 'Gemini', 'Llama', 'the AI model', 'the agent', 'ChatGPT', 'Copilot'];
@@ -126,6 +127,12 @@ const MULTI = {
 export const LANGUAGES = Object.keys(MULTI);
 
 export function multilingualAttack(r, p, englishGoal) {
+  // Half of them in the languages composed from parts (languages.mjs), which need
+  // the rows: a few dozen per language and sample taught one phrase each.
+  if (englishGoal === undefined && r() < 0.5) {
+    const lang = pick(r, COMPOSED_LANGUAGES);
+    return { text: composedAttack(r, lang), lang };
+  }
   const lang = pick(r, LANGUAGES);
   const L = MULTI[lang];
   const goal = englishGoal ?? (r() < 0.25 ? pick(r, GOALS)(p) : pick(r, L.goals(p)));

@@ -6,6 +6,7 @@
 import { int, pick } from './random.mjs';
 import { NAMES } from './attacks.mjs';
 import { accountRef, amount, email, iban } from './entities.mjs';
+import { COMPOSED_LANGUAGES, composedBenign } from './languages.mjs';
 
 const MERCHANTS = ['REWE Markt', 'Amazon Marketplace', 'Shell Station 4411', 'Netflix', 'Deutsche Bahn', 'Spotify AB', 'Migros', 'Starbucks', 'IKEA', 'Uber Trip', 'Apple.com/bill', 'Lidl', 'Booking.com', 'Vodafone'];
 
@@ -211,6 +212,10 @@ export function benignText(r) {
   if (roll < 0.8) return { kind: 'errand', text: errand(r) };
   if (roll < 0.86) return { kind: 'record', text: record(r) };
   if (roll < 0.9) return { kind: 'markup', text: markup(r) };
+  if (r() < 0.5) {
+    const lang = pick(r, COMPOSED_LANGUAGES);
+    return { kind: `language/${lang}`, text: composedBenign(r, lang) };
+  }
   const lang = pick(r, Object.keys(MULTI_BENIGN));
   return { kind: `language/${lang}`, text: MULTI_BENIGN[lang].join(' ') };
 }

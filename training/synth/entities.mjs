@@ -41,3 +41,8 @@ export function amount(r) {
 export const email = (r) => `${pick(r, LOCALS)}@${pick(r, DOMAINS)}`;
 export const host = (r) => pick(r, HOSTS);
 export const url = (r, h = host(r)) => `https://${h}/${pick(r, PATHS)}`;
+
+// File names for the composed requests of both classes (languages.mjs): `report-12.pdf`, `Q2 slides.pptx`.
+const FILE_STEMS = ['report', 'notes', 'budget', 'agenda', 'slides', 'recipe', 'invoice', 'photo', 'contract', 'Q2 slides', 'budget 2025', 'offer letter', 'minutes', 'roadmap', 'payslip', 'scan', 'draft'];
+const FILE_TYPES = ['docx', 'xlsx', 'pdf', 'txt', 'png', 'pptx', 'csv', 'zip'];
+export const fileName = (r) => `${pick(r, FILE_STEMS)}${r() < 0.5 ? `-${int(r, 1, 99)}` : ''}.${pick(r, FILE_TYPES)}`;
