@@ -5,9 +5,11 @@
 // `low`. The parts: how the reader is addressed (an opener and a name for the
 // reader, or the name alone), a politeness word, a goal built from a verb and a
 // sensitive object or a named thing, and secrecy. The benign side writes notes to
-// people with the same openers, requests that name an address, and mentions of an
-// AI assistant that ask nothing of it, so that neither the opener nor the word for
-// an assistant carries the label alone.
+// people with the same openers, requests that name an address or a file, how-tos
+// that ask people to run a command, and mentions of an AI assistant that ask nothing
+// of it, so that neither the opener, the word for an assistant nor a command carries
+// the label alone. (`fill` draws every value a template may name, used or not: the
+// shipped model is trained on exactly this stream of draws.)
 import { accountRef, amount, email, fileName, url } from './entities.mjs';
 import { cap, pick } from './random.mjs';
 
