@@ -47,7 +47,7 @@ export function traceFeatures(traces, scorerFor) {
     }
     s.evaluate(t.pending);
     s.end();
-    rows.push({ suite: t.suite, kind: t.meta?.kind ?? (t.label ? 'attacked' : 'benign'), label: t.label, x: captured });
+    rows.push({ suite: t.suite, kind: t.meta?.kind ?? (t.label ? 'attacked' : 'benign'), label: t.label, x: captured, task: t.injection_task ?? null, attack: t.attack ?? null });
   }
   return rows;
 }
@@ -172,7 +172,7 @@ async function main() {
   };
   if (!flag('no-write')) {
     writeFileSync(new URL('../models/ipi-trace.json', import.meta.url), `${JSON.stringify(file, null, 2)}\n`);
-    writeFileSync(new URL('./results/ipi-trace-oof.json', import.meta.url), `${JSON.stringify(oof.map((r) => [r.suite, r.kind, r.label, r.logit]))}\n`);
+    writeFileSync(new URL('./results/ipi-trace-oof.json', import.meta.url), `${JSON.stringify(oof.map((r) => [r.suite, r.kind, r.label, r.logit, r.task, r.attack]))}\n`);
     console.log('wrote models/ipi-trace.json');
   }
 }
