@@ -42,6 +42,39 @@ export function compactNumbers(text: string): string[] {
   return found;
 }
 
+// An address spelled out so that no email pattern finds it: "[at]", "(at)", " at "
+// for the '@', "[dot]", "(dot)", " dot " or a plain dot between the domain's labels.
+const SPELLED_AT = /\s*[[({<]\s*(?:at|@)\s*[\])}>]\s*|\s+at\s+/gi;
+const SPELLED_DOT = String.raw`(?:\s*[[({<]\s*(?:dot|\.)\s*[\])}>]\s*|\s+dot\s+|\.)`;
+const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
+const SPELLED_DOMAIN = new RegExp(String.raw`${LABEL}(?:${SPELLED_DOT}${LABEL}){1,8}(?![\w-])`, 'iy');
+const SPELLED_DOTS = new RegExp(SPELLED_DOT, 'gi');
+
+/**
+ * Email addresses spelled out in `text` ("archive [at] evil-mail [dot] example",
+ * "archive (at) evil-mail (dot) example", "archive at evil-mail dot example"), in
+ * their plain form. An injection spells an address so that no pattern finds it; the
+ * agent it fools writes the plain address, which must still be traced to the text.
+ * A domain must end in two or more letters; prose that reads like one ("we met at
+ * noon.Then") yields a harmless extra form. Found from each spelled "at", as
+ * `emails` works from each '@': a pattern tried at every word cost five times more.
+ */
+export function spelledEmails(text: string): string[] {
+  const found: string[] = [];
+  for (const at of text.matchAll(SPELLED_AT)) {
+    // The local part: the run of up to 64 address characters right before the "at".
+    let start = at.index;
+    while (start > 0 && at.index - start < 64 && isLocalPartChar(text.charCodeAt(start - 1))) start--;
+    if (start === at.index || (start > 0 && isLocalPartChar(text.charCodeAt(start - 1)))) continue;
+    SPELLED_DOMAIN.lastIndex = at.index + at[0].length;
+    const domain = SPELLED_DOMAIN.exec(text);
+    if (!domain) continue;
+    const plain = domain[0].replace(SPELLED_DOTS, '.');
+    if (/\.[a-z]{2,}$/i.test(plain)) found.push(`${text.slice(start, at.index)}@${plain}`);
+  }
+  return found;
+}
+
 // An email, matched only where it can start: the local part that ends at an '@'.
 const EMAIL_AT = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/y;
 
