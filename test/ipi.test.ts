@@ -465,7 +465,7 @@ describe('spelledEmails: addresses spelled out, in their plain form', () => {
   });
 
   it('stays linear on long runs that almost match', () => {
-    const text = `${'a at b'.repeat(20_000)} ${'x.'.repeat(50_000)} ${'[at] '.repeat(20_000)}`;
+    const text = `${'a at b'.repeat(20_000)} ${'x.'.repeat(50_000)} ${'[at] '.repeat(20_000)}${' '.repeat(100_000)}x${'\t'.repeat(100_000)}[${' '.repeat(100_000)}at`;
     const started = performance.now();
     spelledEmails(text);
     // Generous: a backtracking blow-up takes minutes, a linear scan milliseconds.

@@ -42,13 +42,17 @@ export function compactNumbers(text: string): string[] {
   return found;
 }
 
-// An address spelled out so that no email pattern finds it: "[at]", "(at)", " at "
-// for the '@', "[dot]", "(dot)", " dot " or a plain dot between the domain's labels.
-const SPELLED_AT = /\s*[[({<]\s*(?:at|@)\s*[\])}>]\s*|\s+at\s+/gi;
-const SPELLED_DOT = String.raw`(?:\s*[[({<]\s*(?:dot|\.)\s*[\])}>]\s*|\s+dot\s+|\.)`;
+// An address spelled out so that no email pattern finds it: "[at]", "(at)" or the
+// word "at" for the '@', "[dot]", "(dot)", " dot " or a plain dot between the
+// domain's labels. Spaces are bounded ({0,2}): a pattern that opens on an unbounded
+// run of them is tried again at each space of the run, quadratic in a long one.
+const SPELLED_AT = /[[({<] {0,2}(?:at|@) {0,2}[\])}>]|(?<=\s)at(?=\s)/gi;
+const SPELLED_DOT = String.raw`(?: {0,2}[[({<] {0,2}(?:dot|\.) {0,2}[\])}>] {0,2}|[ \t]{1,2}dot[ \t]{1,2}|\.)`;
 const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
 const SPELLED_DOMAIN = new RegExp(String.raw`${LABEL}(?:${SPELLED_DOT}${LABEL}){1,8}(?![\w-])`, 'iy');
 const SPELLED_DOTS = new RegExp(SPELLED_DOT, 'gi');
+/** Up to two spaces or tabs around a spelled "at". */
+const isBlank = (c: number): boolean => c === 0x20 || c === 0x09;
 
 /**
  * Email addresses spelled out in `text` ("archive [at] evil-mail [dot] example",
@@ -62,15 +66,19 @@ const SPELLED_DOTS = new RegExp(SPELLED_DOT, 'gi');
 export function spelledEmails(text: string): string[] {
   const found: string[] = [];
   for (const at of text.matchAll(SPELLED_AT)) {
+    let end = at.index;
+    for (let k = 0; k < 2 && end > 0 && isBlank(text.charCodeAt(end - 1)); k++) end--;
     // The local part: the run of up to 64 address characters right before the "at".
-    let start = at.index;
-    while (start > 0 && at.index - start < 64 && isLocalPartChar(text.charCodeAt(start - 1))) start--;
-    if (start === at.index || (start > 0 && isLocalPartChar(text.charCodeAt(start - 1)))) continue;
-    SPELLED_DOMAIN.lastIndex = at.index + at[0].length;
+    let start = end;
+    while (start > 0 && end - start < 64 && isLocalPartChar(text.charCodeAt(start - 1))) start--;
+    if (start === end || (start > 0 && isLocalPartChar(text.charCodeAt(start - 1)))) continue;
+    let from = at.index + at[0].length;
+    for (let k = 0; k < 2 && from < text.length && isBlank(text.charCodeAt(from)); k++) from++;
+    SPELLED_DOMAIN.lastIndex = from;
     const domain = SPELLED_DOMAIN.exec(text);
     if (!domain) continue;
     const plain = domain[0].replace(SPELLED_DOTS, '.');
-    if (/\.[a-z]{2,}$/i.test(plain)) found.push(`${text.slice(start, at.index)}@${plain}`);
+    if (/\.[a-z]{2,}$/i.test(plain)) found.push(`${text.slice(start, end)}@${plain}`);
   }
   return found;
 }
