@@ -75,10 +75,15 @@ if (byTask) {
   const escape = (x) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const person = new RegExp(PEOPLE.flatMap((n) => [email(n), n, n.split(' ')[0]]).map(escape).join('|'), 'g');
   const shape = (task) => (/^injection_task_\d+$/.test(task) ? task : String(task).replace(person, '<person>').replace(/\b\d+\b/g, 'N'));
-  const keys = [...new Set(attacks.map((r) => `${r.suite}\u0000${shape(r.task)}`))].sort();
-  for (const key of keys) {
+  // Grouped in one pass: each task's shape is computed once.
+  const groups = new Map();
+  for (const r of attacks) {
+    const key = `${r.suite}\u0000${shape(r.task)}`;
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(r);
+  }
+  for (const [key, set] of [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const [suite, task] = key.split('\u0000');
-    const set = attacks.filter((r) => r.suite === suite && shape(r.task) === task);
     console.log(`| ${suite} | ${task.length > 80 ? `${task.slice(0, 79)}…` : task} | ${styles.map((st) => count(set.filter((r) => styleOf(r) === st))).join(' | ')} | ${count(set)} |`);
   }
 }

@@ -51,7 +51,7 @@ const SPELLED_DOT = String.raw`(?: {0,2}[[({<] {0,2}(?:dot|\.) {0,2}[\])}>] {0,2
 const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
 const SPELLED_DOMAIN = new RegExp(String.raw`${LABEL}(?:${SPELLED_DOT}${LABEL}){1,8}(?![\w-])`, 'iy');
 const SPELLED_DOTS = new RegExp(SPELLED_DOT, 'gi');
-/** Up to two spaces or tabs around a spelled "at". */
+/** A space or a tab: the blanks `spelledEmails` skips, two at most, on each side of a spelled "at". */
 const isBlank = (c: number): boolean => c === 0x20 || c === 0x09;
 
 /**
