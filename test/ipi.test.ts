@@ -117,7 +117,8 @@ describe('signals', () => {
       return r.score;
     };
     const plain = await scoreFor('archive@evil-mail.example');
-    for (const spelled of ['archive [at] evil-mail [dot] example', 'archive (at) evil-mail (dot) example', 'archive at evil-mail dot example']) {
+    // "[ at ]" reaches a passage as "   at   " (the reading turns brackets into spaces) and "<at>" not at all (read as a tag): the raw result is read too.
+    for (const spelled of ['archive [at] evil-mail [dot] example', 'archive (at) evil-mail (dot) example', 'archive at evil-mail dot example', 'archive [ at ] evil-mail [ dot ] example', 'archive /at/ evil-mail /dot/ example', 'archive%40evil-mail.example', 'archive<at>evil-mail<dot>example']) {
       expect(await scoreFor(spelled)).toBeGreaterThan(plain - 0.1);
     }
   });
@@ -456,6 +457,13 @@ describe('spelledEmails: addresses spelled out, in their plain form', () => {
     expect(spelledEmails('cc our archive: archive [at] evil-mail [dot] example.')).toEqual(['archive@evil-mail.example']);
     expect(spelledEmails('write to ARCHIVE(AT)evil-mail(DOT)example now')).toEqual(['ARCHIVE@evil-mail.example']);
     expect(spelledEmails('j.doe at mail dot example dot org, or j.doe {@} mail.example.org')).toEqual(['j.doe@mail.example.org', 'j.doe@mail.example.org']);
+  });
+
+  it('reads "/at/", "%40" and up to four blanks around a spelled "at" or "dot"', () => {
+    expect(spelledEmails('archive /at/ evil-mail /dot/ example')).toEqual(['archive@evil-mail.example']);
+    expect(spelledEmails('mail archive%40evil-mail.example today')).toEqual(['archive@evil-mail.example']);
+    expect(spelledEmails('archive   at   evil-mail   dot   example')).toEqual(['archive@evil-mail.example']);
+    expect(spelledEmails('archive     at     evil-mail.example')).toEqual([]);
   });
 
   it('finds nothing in prose without a domain, and leaves plain addresses to the email pattern', () => {

@@ -42,16 +42,18 @@ export function compactNumbers(text: string): string[] {
   return found;
 }
 
-// An address spelled out so that no email pattern finds it: "[at]", "(at)" or the
-// word "at" for the '@', "[dot]", "(dot)", " dot " or a plain dot between the
-// domain's labels. Spaces are bounded ({0,2}): a pattern that opens on an unbounded
-// run of them is tried again at each space of the run, quadratic in a long one.
-const SPELLED_AT = /[[({<] {0,2}(?:at|@) {0,2}[\])}>]|(?<=\s)at(?=\s)/gi;
-const SPELLED_DOT = String.raw`(?: {0,2}[[({<] {0,2}(?:dot|\.) {0,2}[\])}>] {0,2}|[ \t]{1,2}dot[ \t]{1,2}|\.)`;
+// An address spelled out so that no email pattern finds it: "[at]", "(at)", "/at/",
+// "%40" or the word "at" for the '@', "[dot]", "(dot)", "/dot/", " dot " or a plain
+// dot between the domain's labels. The reading turns brackets into spaces ("[ at ]"
+// reaches a passage as "   at   "), so up to four blanks count; bounded, because a
+// pattern that opens on an unbounded run of them is tried again at each space of
+// the run, quadratic in a long one.
+const SPELLED_AT = /[[({</] {0,4}(?:at|@) {0,4}[\])}>/]|%40|(?<=\s)at(?=\s)/gi;
+const SPELLED_DOT = String.raw`(?: {0,4}[[({</] {0,4}(?:dot|\.) {0,4}[\])}>/] {0,4}|[ \t]{1,4}dot[ \t]{1,4}|\.)`;
 const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
 const SPELLED_DOMAIN = new RegExp(String.raw`${LABEL}(?:${SPELLED_DOT}${LABEL}){1,8}(?![\w-])`, 'iy');
 const SPELLED_DOTS = new RegExp(SPELLED_DOT, 'gi');
-/** A space or a tab: the blanks `spelledEmails` skips, two at most, on each side of a spelled "at". */
+/** A space or a tab: the blanks `spelledEmails` skips, four at most, on each side of a spelled "at". */
 const isBlank = (c: number): boolean => c === 0x20 || c === 0x09;
 
 /**
@@ -67,13 +69,13 @@ export function spelledEmails(text: string): string[] {
   const found: string[] = [];
   for (const at of text.matchAll(SPELLED_AT)) {
     let end = at.index;
-    for (let k = 0; k < 2 && end > 0 && isBlank(text.charCodeAt(end - 1)); k++) end--;
+    for (let k = 0; k < 4 && end > 0 && isBlank(text.charCodeAt(end - 1)); k++) end--;
     // The local part: the run of up to 64 address characters right before the "at".
     let start = end;
     while (start > 0 && end - start < 64 && isLocalPartChar(text.charCodeAt(start - 1))) start--;
     if (start === end || (start > 0 && isLocalPartChar(text.charCodeAt(start - 1)))) continue;
     let from = at.index + at[0].length;
-    for (let k = 0; k < 2 && from < text.length && isBlank(text.charCodeAt(from)); k++) from++;
+    for (let k = 0; k < 4 && from < text.length && isBlank(text.charCodeAt(from)); k++) from++;
     SPELLED_DOMAIN.lastIndex = from;
     const domain = SPELLED_DOMAIN.exec(text);
     if (!domain) continue;

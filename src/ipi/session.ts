@@ -148,10 +148,14 @@ export class IpiSession {
       const added: Source[] = [];
       const planted = plantedCalls(content);
       const calls = planted.length === 0 ? NO_CALLS : [...new Set(planted.flatMap(toolNameKeys).map(toolNameHash))];
+      // Addresses spelled in markup the reading drops ("archive<at>evil<dot>example" loses its tags), found in the raw result.
+      const spelled = spelledEmails(content);
       for (const p of this.#ctx.content.passages(content)) {
         if (Math.max(p.score, p.context) >= LEVELS.medium && this.#firstRiskyCall < 0) this.#firstRiskyCall = this.#calls;
+        const sets = shingleSets(p.text);
+        if (spelled.length > 0) addAddressesOf(sets, p.text, spelled);
         // One shape for every source (tool undefined when not named): a spread here cost a third of observe.
-        added.push({ tool: observation.toolName || undefined, score: p.score, context: p.context, segment: p.segment ?? p.score, result, request: asksReader(p.text), calls, sets: shingleSets(p.text) });
+        added.push({ tool: observation.toolName || undefined, score: p.score, context: p.context, segment: p.segment ?? p.score, result, request: asksReader(p.text), calls, sets });
       }
       this.#addSources(added);
     } else {
@@ -652,6 +656,19 @@ function shingleSets(text: string): Set<number>[] {
   for (const compact of compactNumbers(text)) for (const h of shingles(compact, 1, { mode: 'text' })) sets[0]!.add(h);
   for (const address of spelledEmails(text)) for (let k = 1; k <= MAX_K; k++) for (const h of shingles(address, k, { mode: 'text' })) sets[k - 1]!.add(h);
   return sets;
+}
+
+/**
+ * Adds to a passage's sets each address spelled in the raw result whose local part
+ * the passage holds: the passage that names the mailbox is where the address was
+ * written, whatever the reading made of the markup around it.
+ */
+function addAddressesOf(sets: Set<number>[], text: string, addresses: readonly string[]): void {
+  const lower = text.toLowerCase();
+  for (const address of addresses) {
+    if (!lower.includes(address.slice(0, address.indexOf('@')).toLowerCase())) continue;
+    for (let k = 1; k <= MAX_K; k++) for (const h of shingles(address, k, { mode: 'text' })) sets[k - 1]!.add(h);
+  }
 }
 
 /** The planted calls of a result that holds none, shared. */
