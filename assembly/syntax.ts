@@ -127,10 +127,21 @@ export function encode(p: usize, cp: u32): usize {
   return 4;
 }
 
-/** Zero-width and bidi controls (the bindings' INVISIBLE set): decoded, they yield nothing. */
+/**
+ * Unicode's Default_Ignorable_Code_Point (the bindings' INVISIBLE set; DerivedCoreProperties,
+ * stable since Unicode 5.2 apart from U+180F, added in 14.0): decoded, they yield nothing.
+ * The tag block E0000–E007F is ignorable too, but `settle` reads it first.
+ */
 function isInvisible(cp: u32): bool {
-  return cp == 0xad || cp == 0x61c || cp == 0x180e || (cp >= 0x200b && cp <= 0x200f) || (cp >= 0x202a && cp <= 0x202e) ||
-    (cp >= 0x2060 && cp <= 0x2064) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0xfeff;
+  if (cp < 0xad) return false;
+  if (cp < 0x2000) {
+    return cp == 0xad || cp == 0x34f || cp == 0x61c || cp == 0x115f || cp == 0x1160 || cp == 0x17b4 || cp == 0x17b5 || (cp >= 0x180b && cp <= 0x180f);
+  }
+  if (cp < 0x10000) {
+    return (cp >= 0x200b && cp <= 0x200f) || (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2060 && cp <= 0x206f) || cp == 0x3164 ||
+      (cp >= 0xfe00 && cp <= 0xfe0f) || cp == 0xfeff || cp == 0xffa0 || (cp >= 0xfff0 && cp <= 0xfff8);
+  }
+  return (cp >= 0x1bca0 && cp <= 0x1bca3) || (cp >= 0x1d173 && cp <= 0x1d17a) || (cp >= 0xe0000 && cp <= 0xe0fff);
 }
 
 /**
@@ -138,8 +149,8 @@ function isInvisible(cp: u32): bool {
  * ASCII as ASCII, a tag character as the ASCII it shadows (the bindings' TAGS fold).
  */
 @inline export function settle(cp: u32): i32 {
-  if (isInvisible(cp)) return -1;
   if (cp >= 0xe0000 && cp <= 0xe007f) return cp >= 0xe0020 && cp <= 0xe007e ? <i32>(cp - 0xe0000) : -1;
+  if (isInvisible(cp)) return -1;
   return cp >= 0xff01 && cp <= 0xff5e ? <i32>(cp - 0xfee0) : <i32>cp;
 }
 

@@ -223,6 +223,25 @@ describe('the letter layer', () => {
     expect(readText('і g n о r е').text).toBe('ignore');
   });
 
+  it('drops every default-ignorable character an escape decodes to, as normalizeText drops them in plain text', () => {
+    const ignorable = /\p{Default_Ignorable_Code_Point}/u;
+    const missed: string[] = [];
+    for (let cp = 0x80; cp <= 0xe0fff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const c = String.fromCodePoint(cp);
+      // Tag characters read as ASCII (above); the other ignorables vanish, and nothing else does.
+      if (cp >= 0xe0000 && cp <= 0xe007f) continue;
+      const escaped = [...c].map((u) => Array.from({ length: u.length }, (_, k) => `\\u${u.charCodeAt(k).toString(16).padStart(4, '0')}`).join('')).join('');
+      const gone = readText(`"ab\\u0063${escaped}d"`).text === '\n\nabcd\n\n';
+      if (gone !== ignorable.test(c) && (ignorable.test(c) || cp < 0x3000)) missed.push(`U+${cp.toString(16)}`);
+      if (cp === 0x3000) cp = 0xfdff; // past the CJK blocks: nothing there is ignorable, and each call costs
+      if (cp === 0xffff) cp = 0x1bc9f;
+      if (cp === 0x1bcaf) cp = 0x1d16f;
+      if (cp === 0x1d17f) cp = 0xdffff;
+    }
+    expect(missed).toEqual([]);
+  });
+
   it('folds what escapes decode to: mathematical letters, full-width ASCII, tag characters; drops zero-width characters', () => {
     expect(readText('"\\ud835\\udc22gnore \\uff49gnore ig\\u200bnore"').text).toBe('\n\nignore ignore ignore\n\n');
     // A tag character an escape decodes to reads as the ASCII it shadows, as normalizeText reads it.

@@ -2,17 +2,12 @@ import { assertBytes, assertInteger, assertOptions, describe, ParapetRangeError,
 import { coreConstants, getCore, heapU32, heapU8, scratch } from './instance.js';
 
 // Characters that render as nothing or reorder text: attackers use them to
-// split trigger words ("ig\u200Bnore") or hide instructions (Trojan Source,
-// CVE-2021-42574). U+200B–U+200F zero-width and marks, U+202A–U+202E bidi
-// embeddings, U+2060–U+2064 word joiner and invisible operators, U+2066–U+2069
-// bidi isolates, U+FEFF BOM / ZWNBSP, U+00AD soft hyphen, U+061C Arabic letter mark,
-// U+180E Mongolian vowel separator.
-const INVISIBLE = /[\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
-// Unicode tag characters (U+E0000–U+E007F) render as nothing, yet a model's
-// tokenizer reads U+E0020–U+E007E as the ASCII they shadow: a whole instruction
-// can ride invisibly in them ("ASCII smuggling"). They are read as that ASCII;
-// the language tag and cancel tag, like the rest of the block, are dropped. An
-// emoji subdivision flag (🏴 + tag letters) then reads as 🏴 and its region code.
+// split trigger words ("ig\u200Bnore") or values ("arch\u034Five@…"), or hide
+// instructions (Trojan Source, CVE-2021-42574). Every Default_Ignorable_Code_Point
+// of Unicode (zero-width spaces and joiners, bidi controls, the soft hyphen, the
+// combining grapheme joiner, variation selectors, Hangul fillers, …): a list of
+// our own missed half of them. The tag block is ignorable too; TAGS reads it first.
+const INVISIBLE = /\p{Default_Ignorable_Code_Point}/gu;
 const TAGS = /[\u{E0000}-\u{E007F}]/gu;
 const untag = (tag: string): string => {
   const cp = tag.codePointAt(0)! - 0xe0000;
@@ -22,8 +17,9 @@ const untag = (tag: string): string => {
 /**
  * The normalisation applied before tokenising: Unicode NFKC (folds
  * full-width letters, ligatures and compatibility forms such as 𝐢𝐠𝐧𝐨𝐫𝐞 onto
- * plain letters), then removal of zero-width and bidi control characters, then
- * tag characters read as the ASCII they shadow.
+ * plain letters), then tag characters read as the ASCII they shadow, then
+ * removal of every default-ignorable character (zero-width, bidi controls,
+ * variation selectors).
  * Lowercasing of ASCII happens in the core; other scripts keep their case.
  */
 export function normalizeText(text: string): string {
@@ -31,7 +27,7 @@ export function normalizeText(text: string): string {
   // ASCII is its own NFKC form and holds none of the invisible characters;
   // most tool input is ASCII, and one native scan is cheaper than ICU's pass.
   if (!NON_ASCII.test(text)) return text;
-  return text.normalize('NFKC').replace(INVISIBLE, '').replace(TAGS, untag);
+  return text.normalize('NFKC').replace(TAGS, untag).replace(INVISIBLE, '');
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;

@@ -21,12 +21,18 @@ export function entities(text: string): string[] {
 
 /**
  * Account, card and phone numbers written in groups (`FR14 2004 1010 0505 0001
- * 3M02 606`, `+44 7911 123456`, `4111-1111-1111-1111`): three or more groups of up
- * to six letters or digits, each holding a digit, one space, dash or dot between
- * them, eight digits or more in all.
+ * 3M02 606`, `+44 7911 123456`, `4111-1111-1111-1111`, `+1 (415) 555-0199`,
+ * `GB33/BUKB/2020…`): three or more groups of up to eight letters or digits, each
+ * holding a digit or a bank code in capitals, between them one to three of the separators people and
+ * extracted tables use (blanks and tabs, dots, dashes, slashes, colons, middle
+ * dots, brackets), eight digits or more in all. Bounded, so linear in a long run.
  */
-const GROUP = '(?=[A-Z]{0,5}\\d)[A-Z0-9]{1,6}';
-const GROUPED = new RegExp(`(?<![\\w+])\\+?${GROUP}(?:[ .-]${GROUP}){2,10}(?!\\w)`, 'gi');
+const GROUP = '(?=[A-Za-z]{0,7}\\d)[A-Za-z0-9]{1,8}';
+// A bank code in capitals between number groups (`GB33 BUKB 2020 …`); a word in prose is not one.
+const GROUP_OR_CODE = `(?:${GROUP}|[A-Z]{2,8})`;
+const SEPARATOR = '[ \\t.\\-/:()\\u00b7\\u2010-\\u2015\\u2212]{1,3}';
+const GROUPED = new RegExp(`(?<![\\w+])\\+?\\(?${GROUP}(?:${SEPARATOR}${GROUP_OR_CODE}){2,10}(?!\\w)`, 'g');
+const SEPARATORS = /[+ \t.\-/:()\u00b7\u2010-\u2015\u2212]/g;
 
 /**
  * The numbers in `text` written in groups, each without its separators: a bank
@@ -36,7 +42,7 @@ const GROUPED = new RegExp(`(?<![\\w+])\\+?${GROUP}(?:[ .-]${GROUP}){2,10}(?!\\w
 export function compactNumbers(text: string): string[] {
   const found: string[] = [];
   for (const m of text.matchAll(GROUPED)) {
-    const compact = m[0].replace(/[+ .-]/g, '');
+    const compact = m[0].replace(SEPARATORS, '');
     if (compact.replace(/\D/g, '').length >= 8) found.push(compact);
   }
   return found;
