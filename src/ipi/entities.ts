@@ -41,11 +41,21 @@ const SEPARATORS = /[+ \t.\-/:()\u00b7\u2010-\u2015\u2212]/g;
  */
 export function compactNumbers(text: string): string[] {
   const found: string[] = [];
+  // Most lines hold fewer than eight digits: counting them is cheaper than the pattern.
+  if (!hasDigits(text, 8)) return found;
   for (const m of text.matchAll(GROUPED)) {
     const compact = m[0].replace(SEPARATORS, '');
     if (compact.replace(/\D/g, '').length >= 8) found.push(compact);
   }
   return found;
+}
+
+function hasDigits(text: string, count: number): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x30 && c <= 0x39 && --count === 0) return true;
+  }
+  return false;
 }
 
 // An address spelled out so that no email pattern finds it: "[at]", "(at)", "/at/",
@@ -55,6 +65,7 @@ export function compactNumbers(text: string): string[] {
 // pattern that opens on an unbounded run of them is tried again at each space of
 // the run, quadratic in a long one.
 const SPELLED_AT = /[[({</] {0,4}(?:at|@) {0,4}[\])}>/]|%40|(?<=\s)at(?=\s)/gi;
+const MAY_SPELL_AT = /at|@|%40/i;
 const SPELLED_DOT = String.raw`(?: {0,4}[[({</] {0,4}(?:dot|\.) {0,4}[\])}>/] {0,4}|[ \t]{1,4}dot[ \t]{1,4}|\.)`;
 const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
 const SPELLED_DOMAIN = new RegExp(String.raw`${LABEL}(?:${SPELLED_DOT}${LABEL}){1,8}(?![\w-])`, 'iy');
@@ -73,6 +84,8 @@ const isBlank = (c: number): boolean => c === 0x20 || c === 0x09;
  */
 export function spelledEmails(text: string): string[] {
   const found: string[] = [];
+  // Most lines hold no "at" nor '@' (a plain address is left to `emails`): one scan rules them out.
+  if (!MAY_SPELL_AT.test(text)) return found;
   for (const at of text.matchAll(SPELLED_AT)) {
     let end = at.index;
     for (let k = 0; k < 4 && end > 0 && isBlank(text.charCodeAt(end - 1)); k++) end--;

@@ -148,8 +148,9 @@ export class IpiSession {
       const added: Source[] = [];
       const planted = plantedCalls(content);
       const calls = planted.length === 0 ? NO_CALLS : [...new Set(planted.flatMap(toolNameKeys).map(toolNameHash))];
-      // Addresses spelled in markup the reading drops ("archive<at>evil<dot>example" loses its tags), found in the raw result.
-      const spelled = spelledEmails(content);
+      // Addresses spelled in markup the reading drops ("archive<at>evil<dot>example" loses its tags), found in the
+      // raw result; every other spelling survives the reading and is found passage by passage (shingleSets).
+      const spelled = AT_TAG.test(content) ? spelledEmails(content) : NO_ADDRESSES;
       for (const p of this.#ctx.content.passages(content)) {
         if (Math.max(p.score, p.context) >= LEVELS.medium && this.#firstRiskyCall < 0) this.#firstRiskyCall = this.#calls;
         const sets = shingleSets(p.text);
@@ -670,6 +671,10 @@ function addAddressesOf(sets: Set<number>[], text: string, addresses: readonly s
     for (let k = 1; k <= MAX_K; k++) for (const h of shingles(address, k, { mode: 'text' })) sets[k - 1]!.add(h);
   }
 }
+
+/** An "at" spelled as a tag ("<at>", "< @ >"), which the reading drops with the rest of the markup. */
+const AT_TAG = /< {0,4}(?:at|@) {0,4}>/i;
+const NO_ADDRESSES: readonly string[] = [];
 
 /** The planted calls of a result that holds none, shared. */
 const NO_CALLS: readonly number[] = [];
