@@ -498,6 +498,12 @@ describe('spelledEmails: addresses spelled out, in their plain form', () => {
     expect(spelledEmails('archive     at     evil-mail.example')).toEqual([]);
   });
 
+  it('reads "at" and "dot" set in marks, named ("at sign", "period") or in Spanish ("arroba", "punto")', () => {
+    for (const written of ['archive -at- evil-mail -dot- example', 'archive "at" evil-mail "dot" example', 'archive :at: evil-mail :dot: example', 'archive (at symbol) evil-mail.example', 'archive at-sign evil-mail period example', 'archive arroba evil-mail punto example', "archive 'at' evil-mail 'dot' example"]) {
+      expect(spelledEmails(`cc: ${written}.`), written).toEqual(['archive@evil-mail.example']);
+    }
+  });
+
   it('finds nothing in prose without a domain, and leaves plain addresses to the email pattern', () => {
     expect(spelledEmails('We met at noon and left at 3.')).toEqual([]);
     expect(spelledEmails('Send it to archive@evil-mail.example.')).toEqual([]);

@@ -58,15 +58,21 @@ function hasDigits(text: string, count: number): boolean {
   return false;
 }
 
-// An address spelled out so that no email pattern finds it: "[at]", "(at)", "/at/",
-// "%40" or the word "at" for the '@', "[dot]", "(dot)", "/dot/", " dot " or a plain
-// dot between the domain's labels. The reading turns brackets into spaces ("[ at ]"
-// reaches a passage as "   at   "), so up to four blanks count; bounded, because a
-// pattern that opens on an unbounded run of them is tried again at each space of
-// the run, quadratic in a long one.
-const SPELLED_AT = /[[({</] {0,4}(?:at|@) {0,4}[\])}>/]|%40|(?<=\s)at(?=\s)/gi;
-const MAY_SPELL_AT = /at|@|%40/i;
-const SPELLED_DOT = String.raw`(?: {0,4}[[({</] {0,4}(?:dot|\.) {0,4}[\])}>/] {0,4}|[ \t]{1,4}dot[ \t]{1,4}|\.)`;
+// An address spelled out so that no email pattern finds it: "at", "at sign", "at
+// symbol", "arroba" or '@' set in brackets or marks ("[at]", "(at)", "/at/", "-at-",
+// '"at"', ":at:"), "%40", or a bare "at", "at-sign" or "arroba" between blanks, for the
+// '@'; "dot", "period" or "punto" set the same way, or a plain dot, between the
+// domain's labels. The reading turns brackets into spaces ("[ at ]" reaches a passage
+// as "   at   "), so up to four blanks count; bounded, because a pattern that opens
+// on an unbounded run of them is tried again at each space of the run, quadratic in
+// a long one.
+const OPEN = String.raw`[[({</\-"'*:~]`;
+const CLOSE = String.raw`[\])}>/\-"'*:~]`;
+const AT_WORD = String.raw`(?:at[ -]sign|at[ -]symbol|arroba|at|@)`;
+const SPELLED_AT = new RegExp(String.raw`${OPEN} {0,4}${AT_WORD} {0,4}${CLOSE}|%40|(?<=\s)(?:at[ -]sign|arroba|at)(?=\s)`, 'gi');
+const MAY_SPELL_AT = /at|@|%40|arroba/i;
+const DOT_WORD = '(?:dot|period|punto)';
+const SPELLED_DOT = String.raw`(?: {0,4}${OPEN} {0,4}(?:${DOT_WORD}|\.) {0,4}${CLOSE} {0,4}|[ 	]{1,4}${DOT_WORD}[ 	]{1,4}|\.)`;
 const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
 const SPELLED_DOMAIN = new RegExp(String.raw`${LABEL}(?:${SPELLED_DOT}${LABEL}){1,8}(?![\w-])`, 'iy');
 const SPELLED_DOTS = new RegExp(SPELLED_DOT, 'gi');
