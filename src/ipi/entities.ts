@@ -23,9 +23,10 @@ export function entities(text: string): string[] {
  * Account, card and phone numbers written in groups (`FR14 2004 1010 0505 0001
  * 3M02 606`, `+44 7911 123456`, `4111-1111-1111-1111`, `+1 (415) 555-0199`,
  * `GB33/BUKB/2020…`): three or more groups of up to eight letters or digits, each
- * holding a digit or a bank code in capitals, between them one to three of the separators people and
- * extracted tables use (blanks and tabs, dots, dashes, slashes, colons, middle
- * dots, brackets), eight digits or more in all. Bounded, so linear in a long run.
+ * holding a digit or a bank code in capitals, between them one to three of the
+ * separators people and extracted tables use (blanks and tabs, dots, dashes,
+ * slashes, colons, middle dots, brackets), eight digits or more in all. Bounded,
+ * so linear in a long run.
  */
 const GROUP = '(?=[A-Za-z]{0,7}\\d)[A-Za-z0-9]{1,8}';
 // A bank code in capitals between number groups (`GB33 BUKB 2020 …`); a word in prose is not one.
@@ -72,7 +73,7 @@ const AT_WORD = String.raw`(?:at[ -]sign|at[ -]symbol|arroba|at|@)`;
 const SPELLED_AT = new RegExp(String.raw`${OPEN} {0,4}${AT_WORD} {0,4}${CLOSE}|%40|(?<=\s)(?:at[ -]sign|arroba|at)(?=\s)`, 'gi');
 const MAY_SPELL_AT = /at|@|%40|arroba/i;
 const DOT_WORD = '(?:dot|period|punto)';
-const SPELLED_DOT = String.raw`(?: {0,4}${OPEN} {0,4}(?:${DOT_WORD}|\.) {0,4}${CLOSE} {0,4}|[ 	]{1,4}${DOT_WORD}[ 	]{1,4}|\.)`;
+const SPELLED_DOT = String.raw`(?: {0,4}${OPEN} {0,4}(?:${DOT_WORD}|\.) {0,4}${CLOSE} {0,4}|[ \t]{1,4}${DOT_WORD}[ \t]{1,4}|\.)`;
 const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
 const SPELLED_DOMAIN = new RegExp(String.raw`${LABEL}(?:${SPELLED_DOT}${LABEL}){1,8}(?![\w-])`, 'iy');
 const SPELLED_DOTS = new RegExp(SPELLED_DOT, 'gi');

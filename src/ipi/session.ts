@@ -655,8 +655,13 @@ function shingleSets(text: string): Set<number>[] {
   const sets: Set<number>[] = [];
   for (let k = 1; k <= MAX_K; k++) sets.push(new Set(shingles(text, k, { mode: 'text' })));
   for (const compact of compactNumbers(text)) for (const h of shingles(compact, 1, { mode: 'text' })) sets[0]!.add(h);
-  for (const address of spelledEmails(text)) for (let k = 1; k <= MAX_K; k++) for (const h of shingles(address, k, { mode: 'text' })) sets[k - 1]!.add(h);
+  for (const address of spelledEmails(text)) addShingles(sets, address);
   return sets;
+}
+
+/** Adds a value's shingles for k = 1..MAX_K to sets kept as shingleSets keeps them. */
+function addShingles(sets: Set<number>[], value: string): void {
+  for (let k = 1; k <= MAX_K; k++) for (const h of shingles(value, k, { mode: 'text' })) sets[k - 1]!.add(h);
 }
 
 /**
@@ -667,8 +672,7 @@ function shingleSets(text: string): Set<number>[] {
 function addAddressesOf(sets: Set<number>[], text: string, addresses: readonly string[]): void {
   const lower = text.toLowerCase();
   for (const address of addresses) {
-    if (!lower.includes(address.slice(0, address.indexOf('@')).toLowerCase())) continue;
-    for (let k = 1; k <= MAX_K; k++) for (const h of shingles(address, k, { mode: 'text' })) sets[k - 1]!.add(h);
+    if (lower.includes(address.slice(0, address.indexOf('@')).toLowerCase())) addShingles(sets, address);
   }
 }
 
