@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { HookRegistry } from '../src/hooks/index.js';
 import { DiagonalGaussian } from '../src/index.js';
 import { resolveMode } from '../src/ipi/detector.js';
-import { compactNumbers, entities, spelledEmails } from '../src/ipi/entities.js';
+import { compactNumbers, entities, plainValueSpelling, spelledEmails } from '../src/ipi/entities.js';
 import { guardTool, init, IpiBlockedError, IpiDetector, registerIpiHook, TRACE_FEATURES, type ContentScorer, type TraceScorer } from '../src/ipi/index.js';
 import { ParapetTypeError } from '../src/bindings/errors.js';
 import { windows, windowRanges } from '../src/ipi/windows.js';
@@ -481,6 +481,33 @@ describe('compactNumbers: numbers written in groups, as one run', () => {
     expect(compactNumbers('IBAN DE89370400440532013000')).toEqual([]);
     expect(compactNumbers('the red fox and the lazy dog jumped')).toEqual([]);
     expect(compactNumbers('')).toEqual([]);
+  });
+});
+
+describe('plainValueSpelling: values as an agent writes them', () => {
+  it('writes the digits of other scripts as ASCII, an ideographic full stop as a dot, and decodes percent-encoded unreserved characters', () => {
+    expect(plainValueSpelling('call +१ ४१५ ५५५ ०१९९ or +๑ ๔๑๕')).toBe('call +1 415 555 0199 or +1 415');
+    expect(plainValueSpelling('https://get-update。evil｡example/x')).toBe('https://get-update.evil.example/x');
+    expect(plainValueSpelling('https://get%2Dupdate.evil.example/%69nstaller.exe')).toBe('https://get-update.evil.example/installer.exe');
+  });
+
+  it('writes every decimal digit of Unicode as its ASCII digit', () => {
+    const digit = /^\p{Nd}$/u;
+    for (let cp = 0x80; cp <= 0x10ffff; cp++) {
+      const c = String.fromCodePoint(cp);
+      if (!digit.test(c)) continue;
+      // Unicode encodes each script's digits as a run of ten, zero first.
+      const expected = digit.test(String.fromCodePoint(cp - 1)) ? undefined : '0';
+      const plain = plainValueSpelling(c);
+      expect(plain, cp.toString(16)).toMatch(/^[0-9]$/);
+      if (expected) expect(plain, cp.toString(16)).toBe(expected);
+    }
+  });
+
+  it('keeps reserved and non-ASCII percent escapes and returns plain text itself', () => {
+    expect(plainValueSpelling('a%2Fb%20c%C3%A9 100%')).toBe('a%2Fb%20c%C3%A9 100%');
+    const text = 'Invoice 2024-17: 480.00 EUR, due May 31.';
+    expect(plainValueSpelling(text)).toBe(text);
   });
 });
 

@@ -58,6 +58,47 @@ export function isGroupedNumber(text: string): boolean {
   return hasDigits(text, 8) && GROUPED_WHOLE.test(text);
 }
 
+/**
+ * The text as an agent writes the values in it: digits of other scripts as ASCII
+ * digits (`+١ ٤١٥ ٥٥٥ ٠١٩٩` → `+1 415 555 0199`), an ideographic full stop as a dot
+ * (`evil。example`), and percent-encoded letters, digits and `-._~` decoded
+ * (`get%2Dupdate` → `get-update`; RFC 3986 makes them the same address). The text
+ * itself where none of these occurs, which is almost always.
+ */
+export function plainValueSpelling(text: string): string {
+  if (!mayFold(text)) return text;
+  return text.replace(OTHER_DIGITS, asciiDigit).replace(IDEOGRAPHIC_FULL_STOPS, '.').replace(PERCENT_ENCODED, decodeUnreserved);
+}
+
+/** A '%', an ideographic full stop or a digit of another script (all at U+0660 or above): one pass over the code units, as most lines are ASCII. */
+function mayFold(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x25 || c === 0x3002 || c === 0xff61) return true;
+    // No script writes digits among the CJK ideographs and kana (U+3000–U+9FFF) or Hangul syllables (U+AC00–U+D7FF).
+    if (c >= 0x660 && (c < 0x3000 || (c >= 0xa000 && c < 0xac00) || c >= 0xd800) && DIGIT.test(String.fromCodePoint(text.codePointAt(i)!))) return true;
+  }
+  return false;
+}
+
+const OTHER_DIGITS = /(?![0-9])\p{Nd}/gu;
+const DIGIT = /^\p{Nd}$/u;
+const IDEOGRAPHIC_FULL_STOPS = /[\u3002\uff61]/g;
+const PERCENT_ENCODED = /%([0-9A-Fa-f]{2})/g;
+const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
+
+/** A decimal digit's value: Unicode encodes every script's digits as runs of ten in order, from zero. */
+function asciiDigit(digit: string): string {
+  let zero = digit.codePointAt(0)!;
+  while (DIGIT.test(String.fromCodePoint(zero - 1))) zero--;
+  return String((digit.codePointAt(0)! - zero) % 10);
+}
+
+function decodeUnreserved(encoded: string, hex: string): string {
+  const c = String.fromCharCode(parseInt(hex, 16));
+  return UNRESERVED.test(c) ? c : encoded;
+}
+
 function hasDigits(text: string, count: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

@@ -1,7 +1,7 @@
 import { DiagonalGaussian, logprobEntropy, RunningStats, shingles, type RunningStatsState } from '../bindings/index.js';
 import { ParapetStateError, ParapetTypeError } from '../bindings/errors.js';
 import { levelOf, LEVELS } from './calibration.js';
-import { compactNumbers, entities, spelledEmails, stringLeaves } from './entities.js';
+import { compactNumbers, entities, plainValueSpelling, spelledEmails, stringLeaves } from './entities.js';
 import { asksReader, NOUN_OR_VERB, SAME_ACTION, userAsks, verbUses, WRITE_VERBS, type UserAsks } from './requests.js';
 import { MAX_PLANTED, plantedCalls, toolNameHash, toolNameKeys } from './planted-calls.js';
 import { readToolName } from './tool-names.js';
@@ -648,15 +648,26 @@ function distinct(hashes: Uint32Array): Uint32Array {
 /**
  * Word shingle sets for k = 1..MAX_K, as sources and trusted text keep them, with
  * each number written in groups also as one run (see compactNumbers) and each
- * spelled-out address also in its plain form (see spelledEmails): a value copied in
- * the other form is still found.
+ * spelled-out address also in its plain form (see spelledEmails), and the text as
+ * an agent would write its values (see plainValueSpelling): a value copied in the
+ * other form is still found.
  */
 function shingleSets(text: string): Set<number>[] {
   const sets: Set<number>[] = [];
   for (let k = 1; k <= MAX_K; k++) sets.push(new Set(shingles(text, k, { mode: 'text' })));
+  addValueForms(sets, text);
+  const plain = plainValueSpelling(text);
+  if (plain !== text) {
+    addShingles(sets, plain);
+    addValueForms(sets, plain);
+  }
+  return sets;
+}
+
+/** Adds the other forms of the values in `text`: numbers in groups as one run, spelled-out addresses plain. */
+function addValueForms(sets: Set<number>[], text: string): void {
   for (const compact of compactNumbers(text)) for (const h of shingles(compact, 1, { mode: 'text' })) sets[0]!.add(h);
   for (const address of spelledEmails(text)) addShingles(sets, address);
-  return sets;
 }
 
 /** Adds a value's shingles for k = 1..MAX_K to sets kept as shingleSets keeps them. */
