@@ -28,7 +28,7 @@ export const ASKING_VERBS: ReadonlySet<string> = new Set([
   'arm', 'disarm', 'activate', 'deactivate', 'empty', 'purge', 'wipe', 'erase', 'trash',
 ]);
 /** Nouns that are asking verbs after "you" or "please": "could you email Bob", "please text Anna". */
-const NOUN_VERBS = new Set(['email', 'mail', 'message', 'text', 'ping', 'dm', 'call', 'ring', 'file']);
+const NOUN_VERBS = new Set(['email', 'mail', 'message', 'text', 'ping', 'dm', 'call', 'ring', 'file', 'request']);
 /** Words after which a noun-verb followed by its object asks for a change: "read the notice and email their team", "then text Bob". */
 const JOINERS = new Set(['and', 'then']);
 /** Words that open the object of a noun-verb ("email their team", "text her"); "calendar and email for anything urgent" has none. */
