@@ -6,7 +6,6 @@ import { featurize } from '../bindings/text.js';
 import { scaleLogit, type Anchors } from './calibration.js';
 import { assertAnchors } from './checks.js';
 import { MODEL_META, MODEL_WEIGHTS_BASE64 } from './model.generated.js';
-import { isGroupedNumber } from './entities.js';
 import { isWhitespace, windowRanges } from './windows.js';
 
 /**
@@ -109,9 +108,7 @@ export class CoreClassifier implements ContentScorer {
    * such a range alone within a longer text, and a lone key ("id") is no evidence.
    * Nor does a line of one ASCII token (an IBAN, a URL, an address on its own line):
    * a value is not an instruction; the window and the string it sits in say
-   * whether it was asked for. A value on the line after a sentence of its window
-   * ("send the payment to" / "GB33 BUKB …") completes that sentence, as it would
-   * written inline: it takes the sentence's score.
+   * whether it was asked for.
    */
   passages(text: string): Passage[] {
     const { text: reading, segments } = readText(text);
@@ -124,27 +121,13 @@ export class CoreClassifier implements ContentScorer {
       const lines = lineSpans(reading, w[i]!, w[i + 1]!);
       // One line that is the whole result ("TODO") is scored as inspect scores it.
       const alone = w.length === 2 && lines.length === 2;
-      /** The last line of this window with words of its own: a sentence a value on the next line may complete. */
-      let sentence: Passage | undefined;
       for (let k = 0; k < lines.length; k += 2) {
         const line = reading.slice(lines[k], lines[k + 1]);
         // The reading sets a record's punctuation on lines of its own (":", ","):
         // no value is copied from them, and a session would keep their hashes.
         if (!WORDLIKE.test(line)) continue;
-        const short = (utf8Length(line) < MIN_LINE || isOneToken(line)) && !alone;
-        const segment = strings.scoreOf(lines[k]!, lines[k + 1]!);
-        // A value set on a line of its own under a sentence ("send the payment to" / "GB33 BUKB …" / "instead.")
-        // is that sentence's object, as it is when written inline: it takes the sentence's scores, not 0 for a
-        // line with no words. A key's line before it is no sentence.
-        if (sentence !== undefined && !alone && isBareValue(line)) {
-          out.push({ text: line, score: sentence.score, context, segment: Math.max(sentence.segment ?? sentence.score, segment ?? 0) });
-          sentence = undefined;
-          continue;
-        }
-        const score = short ? 0 : lines.length === 2 ? context : this.score(line);
-        const passage = { text: line, score, context, segment: segment ?? score };
-        sentence = short ? undefined : passage;
-        out.push(passage);
+        const score = (utf8Length(line) < MIN_LINE || isOneToken(line)) && !alone ? 0 : lines.length === 2 ? context : this.score(line);
+        out.push({ text: line, score, context, segment: strings.scoreOf(lines[k]!, lines[k + 1]!) ?? score });
       }
     }
     return out;
@@ -190,23 +173,6 @@ function isOneToken(line: string): boolean {
   }
   return true;
 }
-
-/**
- * A line that is one value and nothing else, past a bullet and closing punctuation:
- * an IBAN, a phone number in groups, an address, a link ("- GB33 BUKB 2020 1555 5555 55.").
- */
-function isBareValue(line: string): boolean {
-  const value = line.replace(LEADING_BULLET, '').replace(TRAILING_PUNCTUATION, '').replace(URL_SCHEME, '');
-  return (isOneToken(value) && VALUE_MARK.test(value)) || isGroupedNumber(value);
-}
-
-/** What sets a value apart from a word on a line of its own ("TODO"): a digit, or an address's '@', '.', '/' or ':'. */
-const VALUE_MARK = /[\d@./:]/;
-
-const LEADING_BULLET = /^[-*•>\s]+/;
-/** The reading sets a blank after a link's scheme ("https: host/path"): the link is still one value. */
-const URL_SCHEME = /^[a-z][a-z0-9+.-]{1,15}:\s(?=\S+$)/i;
-const TRAILING_PUNCTUATION = /[\s.,;:!]+$/;
 
 function utf8Length(s: string): number {
   let n = s.length;

@@ -33,8 +33,6 @@ const GROUP = '(?=[A-Za-z]{0,7}\\d)[A-Za-z0-9]{1,8}';
 const GROUP_OR_CODE = `(?:${GROUP}|[A-Z]{2,8})`;
 const SEPARATOR = '[ \\t.\\-/:()\\u00b7\\u2010-\\u2015\\u2212]{1,3}';
 const GROUPED = new RegExp(`(?<![\\w+])\\+?\\(?${GROUP}(?:${SEPARATOR}${GROUP_OR_CODE}){2,10}(?!\\w)`, 'g');
-// A pattern of its own, not GROUPED: matchAll on a copy of a global pattern starts where an exec on the original stopped.
-const GROUPED_WHOLE = new RegExp(`^${GROUPED.source}$`);
 const SEPARATORS = /[+ \t.\-/:()\u00b7\u2010-\u2015\u2212]/g;
 
 /**
@@ -51,11 +49,6 @@ export function compactNumbers(text: string): string[] {
     if (compact.replace(/\D/g, '').length >= 8) found.push(compact);
   }
   return found;
-}
-
-/** Whether `text` is one number printed in groups and nothing else (`GB33 BUKB 2020 1555 5555 55`, `+1 (415) 555-0199`). */
-export function isGroupedNumber(text: string): boolean {
-  return hasDigits(text, 8) && GROUPED_WHOLE.test(text);
 }
 
 /**

@@ -8,7 +8,6 @@
 import { frameGoal, multilingualAttack, params } from '../synth/attacks.mjs';
 import { cap, pick, rng } from '../synth/random.mjs';
 import { FORMATS, render } from './render.mjs';
-import { ATTACKER } from './cast.mjs';
 import { SUITES } from './suites.mjs';
 
 // A plain request is how a review, a note or a record asks an agent to act when
@@ -35,23 +34,6 @@ function attackText(r, goal) {
   return { attack: 'plain', text: pick(r, PLAIN)(goal) };
 }
 
-// Where an injection sets the value it wants used: mostly inside its sentence, but
-// also on a line of its own under it, as a bullet, or after the text where the
-// sentence points to it ("the details below"), as a form or a signature would.
-// The value's own line then has no words to score, only its neighbours do.
-const LAYOUTS = [
-  (text, value) => text.replace(value, `\n${value}\n`),
-  (text, value) => text.replace(value, `:\n- ${value}\n`),
-  (text, value) => `${text.replace(value, 'the details below')}\n\n${value}`,
-];
-const OWN_LINE_SHARE = 0.3;
-
-function laidOut(r, text) {
-  const value = Object.values(ATTACKER).find((v) => text.includes(v));
-  if (value === undefined || r() >= OWN_LINE_SHARE) return text;
-  return pick(r, LAYOUTS)(text, value);
-}
-
 /** Replay `calls[0..k)` against a suite instance, returning the steps with rendered results. */
 function steps(suite, calls, k, format) {
   return calls.slice(0, k).map((call) => ({ call, result: render(suite.tools[call.name].run(suite.env, call.arguments), format) }));
@@ -59,8 +41,6 @@ function steps(suite, calls, k, format) {
 
 export function generateTraces(count = 5000, seed = 20261202) {
   const r = rng(seed);
-  // Layouts are drawn from a stream of their own, so that the sessions stay the same.
-  const layoutR = rng(seed ^ 0x5bd1e995);
   const names = Object.keys(SUITES);
   const out = [];
   for (let n = 0; n < count; n++) {
@@ -85,8 +65,7 @@ export function generateTraces(count = 5000, seed = 20261202) {
     const goal = pick(r, suite.goals);
     // A goal the task itself makes (merging the pull request the user said to merge) is no attack.
     if (calls.some((c) => JSON.stringify(c) === JSON.stringify(goal.call))) { n--; continue; }
-    const { attack, text: inline } = attackText(r, goal.text);
-    const text = laidOut(layoutR, inline);
+    const { attack, text } = attackText(r, goal.text);
     const unseen = JSON.stringify(steps(suite, calls, at + 1, format));
     point.place(suite.env, text);
     const done = steps(suite, calls, at + 1, format);
