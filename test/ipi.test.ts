@@ -489,6 +489,7 @@ describe('plainValueSpelling: values as an agent writes them', () => {
     expect(plainValueSpelling('call +१ ४१५ ५५५ ०१९९ or +๑ ๔๑๕')).toBe('call +1 415 555 0199 or +1 415');
     expect(plainValueSpelling('https://get-update。evil｡example/x')).toBe('https://get-update.evil.example/x');
     expect(plainValueSpelling('https://get%2Dupdate.evil.example/%69nstaller.exe')).toBe('https://get-update.evil.example/installer.exe');
+    expect(plainValueSpelling('https://get\u2010update.evil.example or +1 415 555\u20130199 \u2212 not a dash \u2013 here')).toBe('https://get-update.evil.example or +1 415 555-0199 \u2212 not a dash \u2013 here');
   });
 
   it('writes every decimal digit of Unicode as its ASCII digit', () => {

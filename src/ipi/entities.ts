@@ -60,14 +60,14 @@ export function compactNumbers(text: string): string[] {
  */
 export function plainValueSpelling(text: string): string {
   if (!mayFold(text)) return text;
-  return text.replace(OTHER_DIGITS, asciiDigit).replace(IDEOGRAPHIC_FULL_STOPS, '.').replace(PERCENT_ENCODED, decodeUnreserved);
+  return text.replace(OTHER_DIGITS, asciiDigit).replace(IDEOGRAPHIC_FULL_STOPS, '.').replace(INNER_DASHES, '-').replace(PERCENT_ENCODED, decodeUnreserved);
 }
 
-/** A '%', an ideographic full stop or a digit of another script (all at U+0660 or above): one pass over the code units, as most lines are ASCII. */
+/** A '%', an ideographic full stop, a dash or a digit of another script (all at U+0660 or above): one pass over the code units, as most lines are ASCII. */
 function mayFold(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0x25 || c === 0x3002 || c === 0xff61) return true;
+    if (c === 0x25 || c === 0x3002 || c === 0xff61 || (c >= 0x2010 && c <= 0x2015) || c === 0x2212) return true;
     // No script writes digits among the CJK ideographs and kana (U+3000–U+9FFF) or Hangul syllables (U+AC00–U+D7FF).
     if (c >= 0x660 && (c < 0x3000 || (c >= 0xa000 && c < 0xac00) || c >= 0xd800) && DIGIT.test(String.fromCodePoint(text.codePointAt(i)!))) return true;
   }
@@ -77,15 +77,25 @@ function mayFold(text: string): boolean {
 const OTHER_DIGITS = /(?![0-9])\p{Nd}/gu;
 const DIGIT = /^\p{Nd}$/u;
 const IDEOGRAPHIC_FULL_STOPS = /[\u3002\uff61]/g;
+/** Hyphens, dashes and the minus sign inside a word or number (`get‐update`, `555–0199`): an agent writes '-'. */
+const INNER_DASHES = /(?<=[\p{L}\p{N}])[\u2010-\u2015\u2212](?=[\p{L}\p{N}])/gu;
 const PERCENT_ENCODED = /%([0-9A-Fa-f]{2})/g;
 const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
 
 /** A decimal digit's value: Unicode encodes every script's digits as runs of ten in order, from zero. */
 function asciiDigit(digit: string): string {
-  let zero = digit.codePointAt(0)!;
-  while (DIGIT.test(String.fromCodePoint(zero - 1))) zero--;
-  return String((digit.codePointAt(0)! - zero) % 10);
+  const cp = digit.codePointAt(0)!;
+  let zero = ZEROS.get(cp);
+  if (zero === undefined) {
+    zero = cp;
+    while (DIGIT.test(String.fromCodePoint(zero - 1))) zero--;
+    ZEROS.set(cp, zero);
+  }
+  return String((cp - zero) % 10);
 }
+
+/** Each digit's zero once found: at most the 700-odd decimal digits of Unicode. */
+const ZEROS = new Map<number, number>();
 
 function decodeUnreserved(encoded: string, hex: string): string {
   const c = String.fromCharCode(parseInt(hex, 16));
