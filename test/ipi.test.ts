@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HookRegistry } from '../src/hooks/index.js';
-import { DiagonalGaussian } from '../src/index.js';
+import { coreMemoryBytes, DiagonalGaussian } from '../src/index.js';
 import { resolveMode } from '../src/ipi/detector.js';
 import { compactNumbers, entities, plainValueSpelling, spelledEmails } from '../src/ipi/entities.js';
 import { guardTool, init, IpiBlockedError, IpiDetector, registerIpiHook, TRACE_FEATURES, type ContentScorer, type TraceScorer } from '../src/ipi/index.js';
@@ -35,6 +35,16 @@ describe('modes and configuration', () => {
     expect(resolveMode(undefined, { PARAPET_IPI_MODE: '  ', CLAUDE_FLOW_IPI_MODE: 'hil' })).toBe('hil');
     expect(resolveMode(undefined, { PARAPET_IPI_MODE: '', CLAUDE_FLOW_IPI_MODE: '' })).toBe('warn');
     expect(() => resolveMode(undefined, { PARAPET_IPI_MODE: '', CLAUDE_FLOW_IPI_MODE: 'nope' })).toThrow(/CLAUDE_FLOW_IPI_MODE must be one of/);
+  });
+
+  it('shares one copy of the embedded model in the core among detectors, so a detector made per request costs no core memory', () => {
+    new IpiDetector({ mode: 'warn', env: {} }).inspect(BENIGN);
+    const before = coreMemoryBytes();
+    const scores = new Set<number>();
+    // Each copy held 1.5 MiB, freed only when collected: 300 would have grown the core by 450 MiB.
+    for (let i = 0; i < 300; i++) scores.add(new IpiDetector({ mode: 'warn', env: {} }).inspect(INJECTED).score);
+    expect(coreMemoryBytes()).toBe(before);
+    expect(scores.size).toBe(1);
   });
 
   it('refuses an unknown mode instead of falling back', () => {

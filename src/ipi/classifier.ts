@@ -31,6 +31,21 @@ export function embeddedWeights(): Float32Array {
   return w;
 }
 
+const MODEL_FEATURES = { mode: 'text', charNgrams: [MODEL_META.charNgrams[0], MODEL_META.charNgrams[1]], normalize: false } as const;
+
+/**
+ * The embedded model in the core, made once and shared by every classifier that
+ * uses it. Each copy holds 1.5 MiB of core memory (float weights and a scratch of
+ * counts), freed only when its owner is collected: a detector made per request would
+ * grow the core until it cannot, and on workerd, which has no FinalizationRegistry,
+ * never free it. The core is single-threaded and its calls synchronous, so one
+ * scratch serves every caller.
+ */
+let embedded: LinearModel | undefined;
+function embeddedModel(): LinearModel {
+  return (embedded ??= new LinearModel(embeddedInt8(), MODEL_META.bias, MODEL_FEATURES));
+}
+
 /**
  * What the detector needs from a content model: a text's score on the
  * detector's scale (`calibration.ts`: 0.35 / 0.6 / 0.85 are the 5% / 1% / 0.1%
@@ -83,7 +98,7 @@ export class CoreClassifier implements ContentScorer {
     assertAnchors(anchors);
     this.#weights = options?.weights;
     this.#anchors = anchors;
-    this.#model = new LinearModel(options?.weights ?? embeddedInt8(), options?.bias ?? MODEL_META.bias, { mode: 'text', charNgrams: [MODEL_META.charNgrams[0], MODEL_META.charNgrams[1]], normalize: false });
+    this.#model = options ? new LinearModel(options.weights, options.bias, MODEL_FEATURES) : embeddedModel();
   }
 
   /** The highest logit of the text's ranges (for parity checks and training). */
