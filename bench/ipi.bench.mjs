@@ -1,7 +1,7 @@
 // Injection-detection benchmarks: inspect and assess latency percentiles on 4 KiB
 // inputs (prose, a JSON tool result, a Python repr, a table), assess late in a
-// 10,000-call session (its state is bounded: SESSION_LIMITS), the model files and
-// the detector's cold start.
+// 10,000-call session (its state is bounded: SESSION_LIMITS), a detector made per
+// request, the model files and the detector's cold start.
 import { execFileSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { init, IpiDetector } from '../dist/ipi.js';
@@ -54,6 +54,8 @@ const rows = [
   [`inspect, 4 KiB table of ${table4k.split('\n').length} lines`, percentiles(() => detector.inspect(table4k), 3000), 250],
   ['assess, 4 KiB arguments, 5 observed results', percentiles(() => session.evaluate(call), 3000), 500],
   ['assess after 10,000 calls in one session', percentiles(() => long.evaluate({ name: 'send_email', arguments: { to: 'ops@example.com', body: 'Inventory report attached.' } }), 3000), 500],
+  // A server that makes a detector per request: the embedded model is shared, not copied into the core again.
+  ['a new detector and its first inspect, in a warm process', percentiles(() => new IpiDetector({ mode: 'block', env: {} }).inspect('Please summarise the meeting notes for me.'), 1000), 'no copy of the model per detector'],
   // Last: it leaves the most garbage behind.
   ['observe a 4 KiB JSON tool result (new session each time)', percentiles(() => {
     const s = detector.session('observe');
@@ -71,7 +73,7 @@ for (let i = 0; i < sized(7, 1); i++) {
 cold.sort((a, b) => a - b);
 const md = [
   `_${stamp()}_`, '', '| what | p50 / p99 | target |', '|---|---|---|',
-  ...rows.map(([name, r, target]) => `| ${name} | ${r.p50.toFixed(0)} / ${r.p99.toFixed(0)} µs | p99 ≤ ${target} µs |`),
+  ...rows.map(([name, r, target]) => `| ${name} | ${r.p50.toFixed(0)} / ${r.p99.toFixed(0)} µs | ${typeof target === 'number' ? `p99 ≤ ${target} µs` : target} |`),
   `| model: content weights (in-core) / ONNX file | ${(content / 1024).toFixed(0)} / ${(onnx / 1024).toFixed(0)} KiB | ≤ 4 MiB |`,
   `| JS heap after a 10,000-call session (whole process) | ${(heapAfterLong / 2 ** 20).toFixed(0)} MiB | flat: state is capped |`,
   `| cold start: import + init + detector + first inspect (median of ${cold.length}) | ${cold[cold.length >> 1].toFixed(1)} ms | ≤ 50 ms |`,
