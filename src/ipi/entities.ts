@@ -53,10 +53,13 @@ export function compactNumbers(text: string): string[] {
 
 /**
  * The text as an agent writes the values in it: digits of other scripts as ASCII
- * digits (`+١ ٤١٥ ٥٥٥ ٠١٩٩` → `+1 415 555 0199`), an ideographic full stop as a dot
- * (`evil。example`), and percent-encoded letters, digits and `-._~` decoded
- * (`get%2Dupdate` → `get-update`; RFC 3986 makes them the same address). The text
- * itself where none of these occurs, which is almost always.
+ * digits (`+१ ४१५ ५५५ ०१९९` → `+1 415 555 0199`), an ideographic full stop as a dot
+ * (`evil。example`), a hyphen, dash or minus inside a word as '-' (`get‐update`), and
+ * percent-encoded letters, digits and `-._~` decoded (`get%2Dupdate` → `get-update`;
+ * RFC 3986 makes them the same address). The text itself where none of these
+ * occurs, which is almost always. A session applies it to the reading, whose
+ * look-alike fold has already turned some digits into letters (Arabic-Indic `١` reads
+ * `l`): those are not folded back.
  */
 export function plainValueSpelling(text: string): string {
   if (!mayFold(text)) return text;
