@@ -161,7 +161,7 @@ export class CoreClassifier implements ContentScorer {
         out.push({ word, weight: 0 });
         continue;
       }
-      const ids = featurize(word, { mode: 'text', buckets: weights.length, charNgrams: [MODEL_META.charNgrams[0], MODEL_META.charNgrams[1]], normalize: false });
+      const ids = featurize(word, { ...MODEL_FEATURES, buckets: weights.length });
       let sum = 0;
       for (const id of ids) sum += weights[id]!;
       out.push({ word, weight: ids.length ? sum / ids.length : 0 });
