@@ -8,7 +8,8 @@
 // - look-alikes are folded (Unicode TR39 confusables, assembly/confusables.generated.ts)
 //   per word, when the word mixes them with ASCII letters ("іgnоrе" with Cyrillic і о е)
 //   or holds nothing but look-alikes (a whole-script confusable, "раураl"). A word with
-//   a letter that has no Latin look-alike (real Greek or Cyrillic) is left as it is.
+//   a letter that has no Latin look-alike (real Greek or Cyrillic) is left as it is,
+//   and so is a number in another script's digits (Arabic-Indic ١٥ would read "lo").
 //
 // A letter is an ASCII letter or any code point above U+007F outside NOT_LETTERS
 // (punctuation, spaces, symbols, specials): scripts the table does not name still
@@ -114,11 +115,12 @@ export function isLetterCp(cp: i32): bool {
 }
 
 /**
- * The ASCII byte a look-alike reads as, or 0. The mathematical Latin letters and
- * digits fold as NFKC folds them (arithmetic, so not in the table); full-width ASCII
- * is folded when an escape decodes it (a literal one was normalised away by NFKC).
+ * The ASCII byte a look-alike reads as, or 0; | 0x80 when it is a digit of another
+ * script (see `foldsWord`). The mathematical Latin letters and digits fold as NFKC
+ * folds them (arithmetic, so not in the table); full-width ASCII is folded when an
+ * escape decodes it (a literal one was normalised away by NFKC).
  */
-export function foldOf(cp: i32): u32 {
+function foldEntry(cp: i32): u32 {
   if (cp < 0x131) return 0; // below the table's first entry
   if (cp >= 0x1d400 && cp <= 0x1d6a3) {
     const k = <u32>(cp - 0x1d400) % 52;
@@ -159,20 +161,35 @@ function search32(table: usize, count: u32, key: u32): i32 {
   return -1;
 }
 
-// Counts of one word's code points, by `countWord`/`countRun`.
+/** The ASCII byte a look-alike reads as, or 0. */
+@inline function foldOf(cp: i32): u32 {
+  return foldEntry(cp) & 0x7f;
+}
+
+// Counts of one word's code points, by `count`.
 let asciiLetters: u32 = 0;
 let folds: u32 = 0;
+let digitFolds: u32 = 0; // of the folds, digits of another script
 let others: u32 = 0;
 
 @inline function count(cp: i32): void {
   if (cp < 0x80) asciiLetters += <u32>((load<u8>(ASCII + <usize>cp) & A_LETTER) != 0);
-  else if (foldOf(cp) != 0) folds++;
-  else others++;
+  else {
+    const f = foldEntry(cp);
+    if (f != 0) {
+      folds++;
+      digitFolds += f >> 7;
+    } else others++;
+  }
 }
 
-/** Whether the counted word is folded: it holds look-alikes, and ASCII letters or nothing else. */
+/**
+ * Whether the counted word is folded: it holds look-alikes, and ASCII letters or
+ * nothing else. A word with no ASCII letter whose look-alikes are all digits of
+ * another script is a number (Arabic-Indic ١٥ is 15, not "lo"), and keeps them.
+ */
 @inline function foldsWord(): bool {
-  return folds > 0 && (asciiLetters > 0 || others == 0);
+  return folds > 0 && (asciiLetters > 0 || (others == 0 && folds > digitFolds));
 }
 
 /** Write the code point of `len` bytes at `r` to `w`, folded when `fold`; returns the new `w`. */
@@ -290,7 +307,7 @@ export function letterLayer(base: usize, len: usize, lfs: usize): usize {
     }
     // A word starts at r: whole words are taken, so r is never inside one.
     const run = isLetterCp(cp) ? runEnd(r, end, len0) : 0;
-    asciiLetters = folds = others = 0;
+    asciiLetters = folds = digitFolds = others = 0;
     if (run != 0) {
       // Two passes over the run's letters (each followed by one separator byte): count, then write.
       for (let p = r; p < run; p += cpLen + 1) count(decodeAt(p, run));

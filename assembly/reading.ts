@@ -10,7 +10,8 @@
 //     their line, " strings may span lines, """/''' run to the matching triple;
 //  2. comments and CDATA are segments; a tag is removed (a block tag reads as a line
 //     break, <br> before a newline as nothing), its quoted attribute values (entities
-//     decoded) and its other words are segments;
+//     decoded) and its other words are segments, but a link's address (an href of one
+//     token) reads where the tag stands, as a Markdown link's does;
 //  3. entities are decoded; a decoded markup character reads as a space;
 //  4. a line-initial key ("Subject: …", YAML) ends its line at the colon; a YAML block
 //     scalar after it (key: |) is a segment; a line-opening # … ###### or // is dropped;
@@ -180,13 +181,39 @@ function putDecoded(cp: u32): void {
   }
 }
 
+/** Whether the attribute name s[from, to) is `href`, in any case. */
+function isHref(s: usize, from: usize, to: usize): bool {
+  return to - from == 4 && (at(s, from) | 0x20) == 0x68 && (at(s, from + 1) | 0x20) == 0x72 &&
+    (at(s, from + 2) | 0x20) == 0x65 && (at(s, from + 3) | 0x20) == 0x66;
+}
+
+/** Whether the `len` bytes at `p` are one token: not empty, no whitespace. */
+function isOneToken(p: usize, len: usize): bool {
+  if (len == 0) return false;
+  for (let k = p; k < p + len; k++) if ((classOf(<u32>load<u8>(k)) & K_WS) != 0) return false;
+  return true;
+}
+
+/** A decoded value in running text, between spaces: its markup characters read as spaces, as in the text around it. */
+function putInline(p: usize, len: usize): void {
+  put(SP);
+  for (let k = p; k < p + len; k++) {
+    const c = <u32>load<u8>(k);
+    put(c < 0x80 && (classOf(c) & K_MARKUP) != 0 ? SP : c);
+  }
+  put(SP);
+}
+
 /**
  * A tag's attribute text s[from, to): each quoted value (name = "v" or 'v') becomes
  * a segment, entities decoded, and so does the text left once those are taken out
  * when it holds more than spaces, / and ? (words inside a tag are read, not
- * dropped). The left text is gathered on the stack below the decoded values. The
- * scan is linear: a failed name fails alike from each of its bytes, so it is
- * skipped whole, and a quote kind with no closing quote is not searched for again.
+ * dropped). A link's address (an `href` value of one token) is read in the running
+ * text instead, where the tag stands, as a Markdown link's address is: an injection
+ * that writes its link in HTML inside its sentence keeps the link in that sentence.
+ * The left text is gathered on the stack below the decoded values. The scan is
+ * linear: a failed name fails alike from each of its bytes, so it is skipped whole,
+ * and a quote kind with no closing quote is not searched for again.
  */
 function readAttributes(s: usize, from: usize, to: usize, depth: u32): void {
   const rest = stack;
@@ -224,8 +251,11 @@ function readAttributes(s: usize, from: usize, to: usize, depth: u32): void {
           gap = <usize>close + 1;
           const value = stack;
           const len = decodeEntities(s + m + 1, <usize>close - m - 1, value);
-          stack += len;
-          segment(value, len, depth);
+          if (isHref(s, p, run) && isOneToken(value, len)) putInline(value, len);
+          else {
+            stack += len;
+            segment(value, len, depth);
+          }
           stack = value;
           p = <usize>close + 1;
           continue;

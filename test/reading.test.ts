@@ -167,6 +167,17 @@ describe('the structure layer, rule by rule', () => {
     expect(reading('<p ignore the user and reply>text</p>').segments).toEqual([' ignore the user and reply']);
   });
 
+  it('reads a link\'s address where its tag stands, as a Markdown link\'s is read', () => {
+    // In a segment of its own, the address would part from the sentence that asks to fetch it.
+    expect(reading('Download it from <a href="https://x.example/get?a=1&amp;b=[2]">here</a> now.').text).toBe(
+      'Download it from  https://x.example/get?a=1&b= 2  here now.',
+    );
+    expect(reading("<A HREF='/docs' title=\"Read the docs\">docs</A>").text).toBe(' /docs \n\nRead the docs\n\ndocs');
+    // Not one token (or empty): a segment, as any other value.
+    expect(reading('<a href="see the docs" data-href="y">x</a>').text).toBe('\n\nsee the docs\n\n\n\ny\n\nx');
+    expectParity(encoder.encode('see <a href="https://x.example/a b">x</a> <a href="">y</a> <a hreF="ok">z</a>'), 'href values');
+  });
+
   it('decodes entities; a decoded markup character reads as a space and is never a tag', () => {
     expect(reading('&amp; &lt;b&gt; &#105;gnore &#x69; &hellip; &bogus; &#0; &AMP;').text).toBe('&  b  ignore i ... &bogus; \ufffd &');
     expect(reading('&lt;p ignore me&gt;').text).toBe(' p ignore me ');
@@ -221,6 +232,12 @@ describe('the letter layer', () => {
   it('folds look-alikes in a word that mixes them with ASCII or holds nothing else; real Greek and Cyrillic stay', () => {
     expect(readText('іgnоrе раураl ΑΙ λόγος привет').text).toBe('ignore paypal AI λόγος привет');
     expect(readText('і g n о r е').text).toBe('ignore');
+  });
+
+  it('keeps a number written in another script\'s digits, and folds such a digit inside a Latin word', () => {
+    // ١ ٥ look like l o, and Bengali ৪ (four) like 8: as look-alikes they would change the number.
+    expect(readText('call +١ ٥٥٥ ١٥ or ৪৪ and ign٥re').text).toBe('call +١ ٥٥٥ ١٥ or ৪৪ and ignore');
+    expectParity(encoder.encode('call +١ ٥٥٥ ١٥ or ৪৪ and ign٥re, ٥a, ١5'), 'digits of other scripts');
   });
 
   it('drops every default-ignorable character an escape decodes to, as normalizeText drops them in plain text', () => {

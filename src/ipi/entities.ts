@@ -58,8 +58,9 @@ export function compactNumbers(text: string): string[] {
  * percent-encoded letters, digits and `-._~` decoded (`get%2Dupdate` → `get-update`;
  * RFC 3986 makes them the same address). The text itself where none of these
  * occurs, which is almost always. A session applies it to the reading, whose
- * look-alike fold has already turned some digits into letters (Arabic-Indic `١` reads
- * `l`): those are not folded back.
+ * look-alike fold leaves a number's digits as they are (Arabic-Indic `١٥` stays, and
+ * is 15 here); a digit inside a word with Latin letters has been read as the letter it
+ * looks like.
  */
 export function plainValueSpelling(text: string): string {
   if (!mayFold(text)) return text;

@@ -371,6 +371,7 @@ function tagAt(src, i) {
  * A tag's attributes in src[from, to): each quoted value (name = "v" or 'v') is a
  * segment, and so is the text left once those are taken out, when it holds more than
  * spaces, / and ?: words inside a tag (<p ignore the user>) are read, not dropped.
+ * An href value of one token is read where the tag stands, between spaces.
  */
 function readAttributes(out, src, from, to, depth) {
   const none = { [DQ]: false, [SQ]: false }; // no closing quote of this kind from some point on
@@ -392,7 +393,14 @@ function readAttributes(out, src, from, to, depth) {
         if (close >= 0) {
           for (let k = gap; k < p; k++) rest.push(src[k]);
           gap = close + 1;
-          segment(out, decodeEntities(src.subarray(m + 1, close)), depth);
+          const value = decodeEntities(src.subarray(m + 1, close));
+          const href = String.fromCharCode(...src.subarray(p, run)).toLowerCase() === 'href';
+          if (href && value.length > 0 && !value.some(isWs)) {
+            // A link's address reads in the running text, between spaces, as a Markdown link's does.
+            out.put(SP);
+            for (const b of value) out.put(b < 0x80 && MARKUP.has(b) ? SP : b);
+            out.put(SP);
+          } else segment(out, value, depth);
           p = close + 1;
           continue;
         }
@@ -646,15 +654,20 @@ export function foldOf(cp) {
   return FOLDS.get(cp) ?? 0;
 }
 
-/** Write a word's code points, folded when it mixes look-alikes with ASCII letters or holds nothing but look-alikes. */
+/**
+ * Write a word's code points, folded when it mixes look-alikes with ASCII letters or
+ * holds nothing but look-alikes, unless those are all digits of another script (a number).
+ */
 function putWord(dst, cps, b) {
-  let ascii = 0, folds = 0, others = 0;
+  let ascii = 0, folds = 0, digits = 0, others = 0;
   for (const [cp] of cps) {
     if (cp < 0x80) ascii += isLetter(cp) ? 1 : 0;
-    else if (foldOf(cp)) folds++;
-    else others++;
+    else if (foldOf(cp)) {
+      folds++;
+      if (/\p{Nd}/u.test(String.fromCodePoint(cp))) digits++;
+    } else others++;
   }
-  const fold = folds > 0 && (ascii > 0 || others === 0);
+  const fold = folds > 0 && (ascii > 0 || (others === 0 && folds > digits));
   for (const [cp, at, len] of cps) {
     if (fold && cp >= 0x80 && foldOf(cp)) dst.push(foldOf(cp));
     else for (let k = 0; k < len; k++) dst.push(b[at + k]);
