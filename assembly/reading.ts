@@ -204,67 +204,135 @@ function putInline(p: usize, len: usize): void {
   put(SP);
 }
 
+// The attribute `attributeAt` found: its name's end, its value s[attrValueFrom,
+// attrValueTo) (quoted or not), and where it ends.
+let attrNameTo: usize = 0;
+let attrValueFrom: usize = 0;
+let attrValueTo: usize = 0;
+let attrEnd: usize = 0;
+let attrQuoted = false;
+// No closing quote of that kind after some point of the tag, hence after any later one.
+let noDq = false;
+let noSq = false;
+
+/**
+ * Whether the name at p in s[p, to) has a value: name = "v" or 'v', or, for an href
+ * only, name = v (an unquoted value runs to the next whitespace; any other unquoted
+ * value stays a word of the tag). Sets the attr* fields; attrNameTo always.
+ */
+function attributeAt(s: usize, p: usize, to: usize): bool {
+  let run = p;
+  while (run < to && (classOf(at(s, run)) & K_NAME) != 0) run++;
+  attrNameTo = run;
+  let m = run;
+  while (m < to && (classOf(at(s, m)) & K_WS) != 0) m++;
+  if (m >= to || at(s, m) != EQ) return false;
+  m++;
+  while (m < to && (classOf(at(s, m)) & K_WS) != 0) m++;
+  if (m >= to) return false;
+  const q = at(s, m);
+  if (q == DQ || q == SQ) {
+    if (q == DQ ? noDq : noSq) return false;
+    for (let k = m + 1; k < to; k++) {
+      if (at(s, k) == q) {
+        attrValueFrom = m + 1;
+        attrValueTo = k;
+        attrEnd = k + 1;
+        attrQuoted = true;
+        return true;
+      }
+    }
+    if (q == DQ) noDq = true;
+    else noSq = true;
+    return false;
+  }
+  if (!isHref(s, p, run)) return false;
+  let e = m;
+  while (e < to && (classOf(at(s, e)) & K_WS) == 0) e++;
+  attrValueFrom = m;
+  attrValueTo = attrEnd = e;
+  attrQuoted = false;
+  return true;
+}
+
 /**
  * A tag's attribute text s[from, to): each quoted value (name = "v" or 'v') becomes
  * a segment, entities decoded, and so does the text left once those are taken out
  * when it holds more than spaces, / and ? (words inside a tag are read, not
- * dropped). A link's address (an `href` value of one token) is read in the running
- * text instead, where the tag stands, as a Markdown link's address is: an injection
- * that writes its link in HTML inside its sentence keeps the link in that sentence.
- * The left text is gathered on the stack below the decoded values. The scan is
+ * dropped). A link's address (the first `href`, quoted or not, when its value is one
+ * token) is read in the running text instead, where the tag stands and before the
+ * other values' segments, as a Markdown link's address is: an injection that writes
+ * its link in HTML inside its sentence keeps the link in that sentence. The left
+ * text is gathered on the stack below the decoded values. Each of the two passes is
  * linear: a failed name fails alike from each of its bytes, so it is skipped whole,
  * and a quote kind with no closing quote is not searched for again.
  */
 function readAttributes(s: usize, from: usize, to: usize, depth: u32): void {
-  const rest = stack;
-  stack += to - from;
-  let r = rest;
-  let gap = from;
-  let noDq = false; // no closing quote of that kind after some point, hence after any later one
-  let noSq = false;
+  let hrefAt = to; // the inlined href's name, skipped by the second pass
+  let hrefEnd = to;
+  noDq = noSq = false;
   for (let p = from; p < to; ) {
     if ((classOf(at(s, p)) & K_NAME) == 0) {
       p++;
       continue;
     }
-    let run = p;
-    while (run < to && (classOf(at(s, run)) & K_NAME) != 0) run++;
-    let m = run;
-    while (m < to && (classOf(at(s, m)) & K_WS) != 0) m++;
-    if (m < to && at(s, m) == EQ) {
-      m++;
-      while (m < to && (classOf(at(s, m)) & K_WS) != 0) m++;
-      if (m < to && (at(s, m) == DQ || at(s, m) == SQ)) {
-        const q = at(s, m);
-        let close: isize = -1;
-        if (!(q == DQ ? noDq : noSq)) {
-          for (let k = m + 1; k < to; k++) {
-            if (at(s, k) == q) {
-              close = <isize>k;
-              break;
-            }
-          }
-        }
-        if (close >= 0) {
-          memory.copy(r, s + gap, p - gap);
-          r += p - gap;
-          gap = <usize>close + 1;
-          const value = stack;
-          const len = decodeEntities(s + m + 1, <usize>close - m - 1, value);
-          if (isHref(s, p, run) && isOneToken(value, len)) putInline(value, len);
-          else {
-            stack += len;
-            segment(value, len, depth);
-          }
-          stack = value;
-          p = <usize>close + 1;
-          continue;
-        }
-        if (q == DQ) noDq = true;
-        else noSq = true;
-      }
+    if (!attributeAt(s, p, to)) {
+      p = attrNameTo; // every start inside this name fails alike
+      continue;
     }
-    p = run; // every start inside this name fails alike
+    if (isHref(s, p, attrNameTo)) {
+      const value = stack;
+      const len = decodeEntities(s + attrValueFrom, attrValueTo - attrValueFrom, value);
+      if (isOneToken(value, len)) {
+        putInline(value, len);
+        hrefAt = p;
+        hrefEnd = attrEnd;
+      }
+      stack = value;
+      break;
+    }
+    p = attrEnd;
+  }
+
+  const rest = stack;
+  stack += to - from;
+  let r = rest;
+  let gap = from;
+  noDq = noSq = false;
+  for (let p = from; p < to; ) {
+    if ((classOf(at(s, p)) & K_NAME) == 0) {
+      p++;
+      continue;
+    }
+    if (p == hrefAt) {
+      memory.copy(r, s + gap, p - gap);
+      r += p - gap;
+      gap = p = hrefEnd;
+      continue;
+    }
+    if (!attributeAt(s, p, to)) {
+      p = attrNameTo;
+      continue;
+    }
+    if (!attrQuoted) {
+      p = attrEnd; // an unquoted href that is not one token once decoded: words of the tag
+      continue;
+    }
+    memory.copy(r, s + gap, p - gap);
+    r += p - gap;
+    const end = attrEnd;
+    gap = end;
+    const value = stack;
+    const len = decodeEntities(s + attrValueFrom, attrValueTo - attrValueFrom, value);
+    stack += len;
+    // The segment's own tags scan their attributes with these fields: keep this tag's.
+    const dq = noDq;
+    const sq = noSq;
+    segment(value, len, depth);
+    noDq = dq;
+    noSq = sq;
+    stack = value;
+    p = end;
   }
   memory.copy(r, s + gap, to - gap);
   r += to - gap;

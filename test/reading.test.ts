@@ -175,7 +175,10 @@ describe('the structure layer, rule by rule', () => {
     expect(reading("<A HREF='/docs' title=\"Read the docs\">docs</A>").text).toBe(' /docs \n\nRead the docs\n\ndocs');
     // Not one token (or empty): a segment, as any other value.
     expect(reading('<a href="see the docs" data-href="y">x</a>').text).toBe('\n\nsee the docs\n\n\n\ny\n\nx');
+    // Unquoted, and before the segments of the values ahead of it, so that they do not part it from the text before the tag.
+    expect(reading('get it from <a class="btn" href=https://x.example/a>here</a>').text).toBe('get it from  https://x.example/a \n\nbtn\n\nhere');
     expectParity(encoder.encode('see <a href="https://x.example/a b">x</a> <a href="">y</a> <a hreF="ok">z</a>'), 'href values');
+    expectParity(encoder.encode('<a href=a="b c">x</a> <a href=&#32;x>y</a> <a t=\'<b href=u>\' href="v" title="<i href=w>">z</a>'), 'unquoted and nested hrefs');
   });
 
   it('decodes entities; a decoded markup character reads as a space and is never a tag', () => {

@@ -368,46 +368,79 @@ function tagAt(src, i) {
 }
 
 /**
+ * The attribute at a name start p of src[p, to): { nameTo, value: [from, to) | null,
+ * end, quoted }. A value is quoted (name = "v" or 'v'), or, for an href only,
+ * unquoted up to the next whitespace. `none` remembers the quote kinds with no
+ * closing quote from some point on.
+ */
+function attributeAt(src, p, to, none) {
+  let run = p;
+  while (run < to && isNameChar(src[run])) run++;
+  const fail = { nameTo: run, value: null };
+  let m = run;
+  while (m < to && isWs(src[m])) m++;
+  if (m >= to || src[m] !== EQ) return fail;
+  m++;
+  while (m < to && isWs(src[m])) m++;
+  if (m >= to) return fail;
+  const q = src[m];
+  if (q === DQ || q === SQ) {
+    if (none[q]) return fail;
+    for (let k = m + 1; k < to; k++) if (src[k] === q) return { nameTo: run, value: [m + 1, k], end: k + 1, quoted: true };
+    none[q] = true;
+    return fail;
+  }
+  if (!isHrefName(src, p, run)) return fail;
+  let e = m;
+  while (e < to && !isWs(src[e])) e++;
+  return { nameTo: run, value: [m, e], end: e, quoted: false };
+}
+
+const isHrefName = (src, from, to) => String.fromCharCode(...src.subarray(from, to)).toLowerCase() === 'href';
+
+/**
  * A tag's attributes in src[from, to): each quoted value (name = "v" or 'v') is a
  * segment, and so is the text left once those are taken out, when it holds more than
  * spaces, / and ?: words inside a tag (<p ignore the user>) are read, not dropped.
- * An href value of one token is read where the tag stands, between spaces.
+ * The first href, quoted or not, whose value is one token is read first, where the
+ * tag stands, between spaces, as a Markdown link's address.
  */
 function readAttributes(out, src, from, to, depth) {
-  const none = { [DQ]: false, [SQ]: false }; // no closing quote of this kind from some point on
-  const rest = [];
-  let gap = from;
+  let href = null;
+  let none = { [DQ]: false, [SQ]: false };
   for (let p = from; p < to; ) {
     if (!isNameChar(src[p])) { p++; continue; }
-    let run = p;
-    while (run < to && isNameChar(src[run])) run++;
-    let m = run;
-    while (m < to && isWs(src[m])) m++;
-    if (m < to && src[m] === EQ) {
-      m++;
-      while (m < to && isWs(src[m])) m++;
-      if (m < to && (src[m] === DQ || src[m] === SQ)) {
-        const q = src[m];
-        let close = -1;
-        if (!none[q]) for (let k = m + 1; k < to; k++) if (src[k] === q) { close = k; break; }
-        if (close >= 0) {
-          for (let k = gap; k < p; k++) rest.push(src[k]);
-          gap = close + 1;
-          const value = decodeEntities(src.subarray(m + 1, close));
-          const href = String.fromCharCode(...src.subarray(p, run)).toLowerCase() === 'href';
-          if (href && value.length > 0 && !value.some(isWs)) {
-            // A link's address reads in the running text, between spaces, as a Markdown link's does.
-            out.put(SP);
-            for (const b of value) out.put(b < 0x80 && MARKUP.has(b) ? SP : b);
-            out.put(SP);
-          } else segment(out, value, depth);
-          p = close + 1;
-          continue;
-        }
-        none[q] = true;
+    const a = attributeAt(src, p, to, none);
+    if (!a.value) { p = a.nameTo; continue; }
+    if (isHrefName(src, p, a.nameTo)) {
+      const value = decodeEntities(src.subarray(a.value[0], a.value[1]));
+      if (value.length > 0 && !value.some(isWs)) {
+        out.put(SP);
+        for (const b of value) out.put(b < 0x80 && MARKUP.has(b) ? SP : b);
+        out.put(SP);
+        href = { at: p, end: a.end };
       }
+      break;
     }
-    p = run;
+    p = a.end;
+  }
+  const rest = [];
+  let gap = from;
+  none = { [DQ]: false, [SQ]: false };
+  for (let p = from; p < to; ) {
+    if (!isNameChar(src[p])) { p++; continue; }
+    if (href && p === href.at) {
+      for (let k = gap; k < p; k++) rest.push(src[k]);
+      gap = p = href.end;
+      continue;
+    }
+    const a = attributeAt(src, p, to, none);
+    if (!a.value) { p = a.nameTo; continue; }
+    if (!a.quoted) { p = a.end; continue; }
+    for (let k = gap; k < p; k++) rest.push(src[k]);
+    gap = a.end;
+    segment(out, decodeEntities(src.subarray(a.value[0], a.value[1])), depth);
+    p = a.end;
   }
   for (let k = gap; k < to; k++) rest.push(src[k]);
   if (rest.some((b) => !isWs(b) && b !== SLASH && b !== 0x3f)) segment(out, Uint8Array.from(rest), depth);
