@@ -181,17 +181,32 @@ function putDecoded(cp: u32): void {
   }
 }
 
-/** Whether the attribute name s[from, to) is `href`, in any case. */
+/** Whether the attribute name s[from, to) is `href`, in any case, or a namespaced one (`xlink:href`, SVG's). */
 function isHref(s: usize, from: usize, to: usize): bool {
-  return to - from == 4 && (at(s, from) | 0x20) == 0x68 && (at(s, from + 1) | 0x20) == 0x72 &&
-    (at(s, from + 2) | 0x20) == 0x65 && (at(s, from + 3) | 0x20) == 0x66;
+  if (to - from < 4 || (to - from > 4 && at(s, to - 5) != 0x3a)) return false;
+  const f = to - 4;
+  return (at(s, f) | 0x20) == 0x68 && (at(s, f + 1) | 0x20) == 0x72 && (at(s, f + 2) | 0x20) == 0x65 && (at(s, f + 3) | 0x20) == 0x66;
 }
 
-/** Whether the `len` bytes at `p` are one token: not empty, no whitespace. */
-function isOneToken(p: usize, len: usize): bool {
-  if (len == 0) return false;
-  for (let k = p; k < p + len; k++) if ((classOf(<u32>load<u8>(k)) & K_WS) != 0) return false;
-  return true;
+/**
+ * The `len` bytes of a URL at `p` as a browser parses them (WHATWG URL): control
+ * characters and spaces at either end dropped, tabs and newlines anywhere removed.
+ * In place; returns the new length, or 0 when what is left is empty or still holds
+ * whitespace (not one token: "see the docs").
+ */
+function urlToken(p: usize, len: usize): usize {
+  let a = p;
+  let z = p + len;
+  while (a < z && load<u8>(a) <= 0x20) a++;
+  while (z > a && load<u8>(z - 1) <= 0x20) z--;
+  let w = p;
+  for (let k = a; k < z; k++) {
+    const c = <u32>load<u8>(k);
+    if (c == TAB || c == LF || c == CR) continue;
+    if ((classOf(c) & K_WS) != 0) return 0;
+    store<u8>(w++, <u8>c);
+  }
+  return w - p;
 }
 
 /** A decoded value in running text, between spaces: its markup characters read as spaces, as in the text around it. */
@@ -255,21 +270,21 @@ function attributeAt(s: usize, p: usize, to: usize): bool {
   return true;
 }
 
+// The href `inlineHref` read in place, as offsets into the tag's attribute text, for
+// `readAttributes` to skip (hrefAt == hrefEnd when there is none).
+let hrefAt: usize = 0;
+let hrefEnd: usize = 0;
+
 /**
- * A tag's attribute text s[from, to): each quoted value (name = "v" or 'v') becomes
- * a segment, entities decoded, and so does the text left once those are taken out
- * when it holds more than spaces, / and ? (words inside a tag are read, not
- * dropped). A link's address (the first `href`, quoted or not, when its value is one
- * token) is read in the running text instead, where the tag stands and before the
- * other values' segments, as a Markdown link's address is: an injection that writes
- * its link in HTML inside its sentence keeps the link in that sentence. The left
- * text is gathered on the stack below the decoded values. Each of the two passes is
- * linear: a failed name fails alike from each of its bytes, so it is skipped whole,
- * and a quote kind with no closing quote is not searched for again.
+ * A tag's first `href` (quoted or not), read in the running text where the tag
+ * stands, between spaces, as a Markdown link's address is, when its value is one
+ * token as a URL (`urlToken`). Called before a block tag's line break and before
+ * the other values' segments, so that neither parts the address from the text
+ * before the tag: an injection that writes its link in HTML inside its sentence
+ * keeps the link in that sentence. A linear pass, as readAttributes'.
  */
-function readAttributes(s: usize, from: usize, to: usize, depth: u32): void {
-  let hrefAt = to; // the inlined href's name, skipped by the second pass
-  let hrefEnd = to;
+function inlineHref(s: usize, from: usize, to: usize): void {
+  hrefAt = hrefEnd = to;
   noDq = noSq = false;
   for (let p = from; p < to; ) {
     if ((classOf(at(s, p)) & K_NAME) == 0) {
@@ -282,18 +297,30 @@ function readAttributes(s: usize, from: usize, to: usize, depth: u32): void {
     }
     if (isHref(s, p, attrNameTo)) {
       const value = stack;
-      const len = decodeEntities(s + attrValueFrom, attrValueTo - attrValueFrom, value);
-      if (isOneToken(value, len)) {
+      const len = urlToken(value, decodeEntities(s + attrValueFrom, attrValueTo - attrValueFrom, value));
+      if (len > 0) {
         putInline(value, len);
         hrefAt = p;
         hrefEnd = attrEnd;
       }
-      stack = value;
-      break;
+      return;
     }
     p = attrEnd;
   }
+}
 
+/**
+ * A tag's attribute text s[from, to): each quoted value (name = "v" or 'v') becomes
+ * a segment, entities decoded, and so does the text left once those are taken out
+ * when it holds more than spaces, / and ? (words inside a tag are read, not
+ * dropped); the href `inlineHref` read is skipped. The left text is gathered on the
+ * stack below the decoded values. The scan is linear: a failed name fails alike
+ * from each of its bytes, so it is skipped whole, and a quote kind with no closing
+ * quote is not searched for again.
+ */
+function readAttributes(s: usize, from: usize, to: usize, depth: u32): void {
+  const skipAt = hrefAt;
+  const skipEnd = hrefEnd;
   const rest = stack;
   stack += to - from;
   let r = rest;
@@ -304,10 +331,10 @@ function readAttributes(s: usize, from: usize, to: usize, depth: u32): void {
       p++;
       continue;
     }
-    if (p == hrefAt) {
+    if (p == skipAt && skipAt < skipEnd) {
       memory.copy(r, s + gap, p - gap);
       r += p - gap;
-      gap = p = hrefEnd;
+      gap = p = skipEnd;
       continue;
     }
     if (!attributeAt(s, p, to)) {
@@ -315,7 +342,7 @@ function readAttributes(s: usize, from: usize, to: usize, depth: u32): void {
       continue;
     }
     if (!attrQuoted) {
-      p = attrEnd; // an unquoted href that is not one token once decoded: words of the tag
+      p = attrEnd; // an unquoted href that is not one token as a URL: words of the tag
       continue;
     }
     memory.copy(r, s + gap, p - gap);
@@ -528,6 +555,7 @@ function readLevel(s: usize, n: usize, depth: u32): void {
       const end = tagAt(s, n, i);
       if (end != 0) {
         // A block tag ends the line (and the source line); a <br> just before a newline is that newline.
+        inlineHref(s, tagAttrFrom, tagAttrTo);
         if (tagKind == TAG_BR) {
           let m = end;
           while (m < n && isLineSpace(at(s, m))) m++;

@@ -177,7 +177,13 @@ describe('the structure layer, rule by rule', () => {
     expect(reading('<a href="see the docs" data-href="y">x</a>').text).toBe('\n\nsee the docs\n\n\n\ny\n\nx');
     // Unquoted, and before the segments of the values ahead of it, so that they do not part it from the text before the tag.
     expect(reading('get it from <a class="btn" href=https://x.example/a>here</a>').text).toBe('get it from  https://x.example/a \n\nbtn\n\nhere');
+    // As a browser parses a URL: blanks at the ends and newlines inside do not make it two tokens.
+    expect(reading('get it from <a href=" https://x.example/a\n/b ">here</a>').text).toBe('get it from  https://x.example/a/b here');
+    // Before a block tag's line break (an unknown element is a block), and SVG's namespaced href; data-href is not a link.
+    expect(reading('get it from <x-link href="https://x.example/a">here</x-link> now').text).toBe('get it from  https://x.example/a \nhere\n now');
+    expect(reading('<a xlink:href="https://x.example">x</a> <a data-href="y">z</a>').text).toBe(' https://x.example x \n\ny\n\nz');
     expectParity(encoder.encode('see <a href="https://x.example/a b">x</a> <a href="">y</a> <a hreF="ok">z</a>'), 'href values');
+    expectParity(encoder.encode('<p href="&#9; u&#10;v ">a</p><br href=x><area href=" a b"><a svg:HREF=q x:href:href=r>'), 'hrefs as URLs, on block tags, namespaced');
     expectParity(encoder.encode('<a href=a="b c">x</a> <a href=&#32;x>y</a> <a t=\'<b href=u>\' href="v" title="<i href=w>">z</a>'), 'unquoted and nested hrefs');
   });
 

@@ -396,37 +396,48 @@ function attributeAt(src, p, to, none) {
   return { nameTo: run, value: [m, e], end: e, quoted: false };
 }
 
-const isHrefName = (src, from, to) => String.fromCharCode(...src.subarray(from, to)).toLowerCase() === 'href';
+/** `href`, or a namespaced one (`xlink:href`). */
+const isHrefName = (src, from, to) => /^([\w:-]*:)?href$/i.test(String.fromCharCode(...src.subarray(from, to)));
 
-/**
- * A tag's attributes in src[from, to): each quoted value (name = "v" or 'v') is a
- * segment, and so is the text left once those are taken out, when it holds more than
- * spaces, / and ?: words inside a tag (<p ignore the user>) are read, not dropped.
- * The first href, quoted or not, whose value is one token is read first, where the
- * tag stands, between spaces, as a Markdown link's address.
- */
-function readAttributes(out, src, from, to, depth) {
-  let href = null;
-  let none = { [DQ]: false, [SQ]: false };
+/** A URL's bytes as a browser parses them: controls and spaces trimmed, tabs and newlines removed; null unless one token is left. */
+function urlToken(bytes) {
+  let a = 0, z = bytes.length;
+  while (a < z && bytes[a] <= SP) a++;
+  while (z > a && bytes[z - 1] <= SP) z--;
+  const kept = [...bytes.subarray(a, z)].filter((b) => b !== TAB && b !== LF && b !== CR);
+  return kept.length > 0 && !kept.some(isWs) ? kept : null;
+}
+
+/** A tag's first href of one token, read where the tag stands (before a block tag's line break): { at, end } in the tag, or null. */
+function inlineHref(out, src, from, to) {
+  const none = { [DQ]: false, [SQ]: false };
   for (let p = from; p < to; ) {
     if (!isNameChar(src[p])) { p++; continue; }
     const a = attributeAt(src, p, to, none);
     if (!a.value) { p = a.nameTo; continue; }
     if (isHrefName(src, p, a.nameTo)) {
-      const value = decodeEntities(src.subarray(a.value[0], a.value[1]));
-      if (value.length > 0 && !value.some(isWs)) {
-        out.put(SP);
-        for (const b of value) out.put(b < 0x80 && MARKUP.has(b) ? SP : b);
-        out.put(SP);
-        href = { at: p, end: a.end };
-      }
-      break;
+      const value = urlToken(decodeEntities(src.subarray(a.value[0], a.value[1])));
+      if (!value) return null;
+      out.put(SP);
+      for (const b of value) out.put(b < 0x80 && MARKUP.has(b) ? SP : b);
+      out.put(SP);
+      return { at: p, end: a.end };
     }
     p = a.end;
   }
+  return null;
+}
+
+/**
+ * A tag's attributes in src[from, to): each quoted value (name = "v" or 'v') is a
+ * segment, and so is the text left once those are taken out, when it holds more than
+ * spaces, / and ?: words inside a tag (<p ignore the user>) are read, not dropped.
+ * The href inlineHref read (`href`) is skipped.
+ */
+function readAttributes(out, src, from, to, depth, href) {
   const rest = [];
   let gap = from;
-  none = { [DQ]: false, [SQ]: false };
+  const none = { [DQ]: false, [SQ]: false };
   for (let p = from; p < to; ) {
     if (!isNameChar(src[p])) { p++; continue; }
     if (href && p === href.at) {
@@ -577,12 +588,13 @@ function readLevel(out, src, depth) {
       if (tag) {
         // A block tag ends the line (and the source line: a <p> or <br> starts a new one);
         // a <br> just before a newline is that newline.
+        const href = inlineHref(out, src, tag.attrFrom, tag.attrTo);
         if (tag.name === 'br') {
           let m = tag.end;
           while (m < n && isLineSpace(src[m])) m++;
           if (!(m < n && src[m] === LF)) endLine(false);
         } else if (!INLINE.has(tag.name)) endLine(false);
-        readAttributes(out, src, tag.attrFrom, tag.attrTo, depth);
+        readAttributes(out, src, tag.attrFrom, tag.attrTo, depth, href);
         i = tag.end;
         continue;
       }
