@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { footnoteLinks, linkWords, referenceLinks } from '../src/ipi/reference-links.js';
+import { linkWords, referenceLinks } from '../src/ipi/reference-links.js';
 
 describe('referenceLinks', () => {
   it('pairs full and collapsed references with their definitions, labels matched as CommonMark matches them', () => {
@@ -14,14 +14,6 @@ describe('referenceLinks', () => {
     expect(referenceLinks('Get it [here][dl] now.')).toEqual([]);
     expect(referenceLinks('As noted [1], see [dl].\n\n[dl]: https://a.example\n    [x][dl]')).toEqual([{ words: 'x dl', address: 'https://a.example' }]);
     expect(referenceLinks('[dl]: https://a.example\n    [code]: https://b.example\n[y][code]')).toEqual([]);
-  });
-
-  it('pairs numbered footnote marks with the web addresses their numbers define', () => {
-    const mail = 'Download the update here [2] today, as noted [1].\nSee [3](x) and [2][y].\n\n[1] A note, not an address\n[2] https://a.example/x\n[2]: https://ignored.example\n  [3]: www.b.example';
-    expect(footnoteLinks(mail)).toEqual([{ words: 'here 2', address: 'https://a.example/x' }]);
-    expect(footnoteLinks('here [2]\n    [2] https://code.example')).toEqual([]);
-    // The word before a mark is read back at most 64 characters: a long run costs no more than a short one.
-    expect(footnoteLinks(`${'x'.repeat(100_000)} [2]\n[2] https://a.example`)).toEqual([{ words: `${'x'.repeat(64)} 2`, address: 'https://a.example' }]);
   });
 
   it('reads a link\'s words as letters and digits, whatever the markup around them', () => {

@@ -2,7 +2,7 @@ import { DiagonalGaussian, logprobEntropy, RunningStats, shingles, type RunningS
 import { ParapetStateError, ParapetTypeError } from '../bindings/errors.js';
 import { levelOf, LEVELS } from './calibration.js';
 import { compactNumbers, entities, plainValueSpelling, spelledEmails, stringLeaves } from './entities.js';
-import { footnoteLinks, linkWords, type ReferenceLink, referenceLinks } from './reference-links.js';
+import { linkWords, type ReferenceLink, referenceLinks } from './reference-links.js';
 import { asksReader, NOUN_OR_VERB, SAME_ACTION, userAsks, verbUses, WRITE_VERBS, type UserAsks } from './requests.js';
 import { MAX_PLANTED, plantedCalls, toolNameHash, toolNameKeys } from './planted-calls.js';
 import { readToolName } from './tool-names.js';
@@ -152,7 +152,7 @@ export class IpiSession {
       // Addresses spelled in markup the reading drops ("archive<at>evil<dot>example" loses its tags), found in the
       // raw result; every other spelling survives the reading and is found passage by passage (shingleSets).
       const spelled = AT_TAG.test(content) ? spelledEmails(content) : NO_ADDRESSES;
-      const references = [...referenceLinks(content), ...footnoteLinks(content)];
+      const references = referenceLinks(content);
       for (const p of this.#ctx.content.passages(content)) {
         if (Math.max(p.score, p.context) >= LEVELS.medium && this.#firstRiskyCall < 0) this.#firstRiskyCall = this.#calls;
         const sets = shingleSets(p.text);
