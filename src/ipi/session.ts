@@ -2,7 +2,6 @@ import { DiagonalGaussian, logprobEntropy, RunningStats, shingles, type RunningS
 import { ParapetStateError, ParapetTypeError } from '../bindings/errors.js';
 import { levelOf, LEVELS } from './calibration.js';
 import { compactNumbers, entities, plainValueSpelling, spelledEmails, stringLeaves } from './entities.js';
-import { linkWords, type ReferenceLink, referenceLinks } from './reference-links.js';
 import { asksReader, NOUN_OR_VERB, SAME_ACTION, userAsks, verbUses, WRITE_VERBS, type UserAsks } from './requests.js';
 import { MAX_PLANTED, plantedCalls, toolNameHash, toolNameKeys } from './planted-calls.js';
 import { readToolName } from './tool-names.js';
@@ -152,12 +151,10 @@ export class IpiSession {
       // Addresses spelled in markup the reading drops ("archive<at>evil<dot>example" loses its tags), found in the
       // raw result; every other spelling survives the reading and is found passage by passage (shingleSets).
       const spelled = AT_TAG.test(content) ? spelledEmails(content) : NO_ADDRESSES;
-      const references = referenceLinks(content);
       for (const p of this.#ctx.content.passages(content)) {
         if (Math.max(p.score, p.context) >= LEVELS.medium && this.#firstRiskyCall < 0) this.#firstRiskyCall = this.#calls;
         const sets = shingleSets(p.text);
         if (spelled.length > 0) addAddressesOf(sets, p.text, spelled);
-        if (references.length > 0) addReferencedAddresses(sets, p.text, references);
         // One shape for every source (tool undefined when not named): a spread here cost a third of observe.
         added.push({ tool: observation.toolName || undefined, score: p.score, context: p.context, segment: p.segment ?? p.score, result, request: asksReader(p.text), calls, sets });
       }
@@ -688,12 +685,6 @@ function addAddressesOf(sets: Set<number>[], text: string, addresses: readonly s
   for (const address of addresses) {
     if (lower.includes(address.slice(0, address.indexOf('@')).toLowerCase())) addShingles(sets, address);
   }
-}
-
-/** Adds to a passage's sets the address of each reference link whose words the passage holds ("…download it from [here][dl] now"). */
-function addReferencedAddresses(sets: Set<number>[], text: string, links: readonly ReferenceLink[]): void {
-  const words = ` ${linkWords(text)} `;
-  for (const link of links) if (words.includes(` ${link.words} `)) addShingles(sets, link.address);
 }
 
 /** An "at" spelled as a tag ("<at>", "< @ >"), which the reading drops with the rest of the markup. */
