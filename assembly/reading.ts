@@ -10,8 +10,8 @@
 //     their line, " strings may span lines, """/''' run to the matching triple;
 //  2. comments and CDATA are segments; a tag is removed (a block tag reads as a line
 //     break, <br> before a newline as nothing), its quoted attribute values (entities
-//     decoded) and its other words are segments, but a link's address (an href of one
-//     token) reads where the tag stands, as a Markdown link's does;
+//     decoded) and its other words are segments, but a link's address (the first
+//     href, read as a URL) reads where the tag stands, as a Markdown link's does;
 //  3. entities are decoded; a decoded markup character reads as a space;
 //  4. a line-initial key ("Subject: …", YAML) ends its line at the colon; a YAML block
 //     scalar after it (key: |) is a segment; a line-opening # … ###### or // is dropped;
@@ -270,21 +270,16 @@ function attributeAt(s: usize, p: usize, to: usize): bool {
   return true;
 }
 
-// The href `inlineHref` read in place, as offsets into the tag's attribute text, for
-// `readAttributes` to skip (hrefAt == hrefEnd when there is none).
-let hrefAt: usize = 0;
-let hrefEnd: usize = 0;
-
 /**
  * A tag's first `href` (quoted or not), read in the running text where the tag
  * stands, between spaces, as a Markdown link's address is, when its value is one
  * token as a URL (`urlToken`). Called before a block tag's line break and before
  * the other values' segments, so that neither parts the address from the text
  * before the tag: an injection that writes its link in HTML inside its sentence
- * keeps the link in that sentence. A linear pass, as readAttributes'.
+ * keeps the link in that sentence. Returns where the href's name starts, for
+ * readAttributes to skip, or `to` when none was read. A linear pass, as readAttributes'.
  */
-function inlineHref(s: usize, from: usize, to: usize): void {
-  hrefAt = hrefEnd = to;
+function inlineHref(s: usize, from: usize, to: usize): usize {
   noDq = noSq = false;
   for (let p = from; p < to; ) {
     if ((classOf(at(s, p)) & K_NAME) == 0) {
@@ -298,29 +293,26 @@ function inlineHref(s: usize, from: usize, to: usize): void {
     if (isHref(s, p, attrNameTo)) {
       const value = stack;
       const len = urlToken(value, decodeEntities(s + attrValueFrom, attrValueTo - attrValueFrom, value));
-      if (len > 0) {
-        putInline(value, len);
-        hrefAt = p;
-        hrefEnd = attrEnd;
-      }
-      return;
+      stack = value;
+      if (len == 0) return to;
+      putInline(value, len);
+      return p;
     }
     p = attrEnd;
   }
+  return to;
 }
 
 /**
  * A tag's attribute text s[from, to): each quoted value (name = "v" or 'v') becomes
  * a segment, entities decoded, and so does the text left once those are taken out
  * when it holds more than spaces, / and ? (words inside a tag are read, not
- * dropped); the href `inlineHref` read is skipped. The left text is gathered on the
+ * dropped); the href inlineHref read (its name at `skipAt`) is skipped. The left text is gathered on the
  * stack below the decoded values. The scan is linear: a failed name fails alike
  * from each of its bytes, so it is skipped whole, and a quote kind with no closing
  * quote is not searched for again.
  */
-function readAttributes(s: usize, from: usize, to: usize, depth: u32): void {
-  const skipAt = hrefAt;
-  const skipEnd = hrefEnd;
+function readAttributes(s: usize, from: usize, to: usize, depth: u32, skipAt: usize): void {
   const rest = stack;
   stack += to - from;
   let r = rest;
@@ -331,10 +323,12 @@ function readAttributes(s: usize, from: usize, to: usize, depth: u32): void {
       p++;
       continue;
     }
-    if (p == skipAt && skipAt < skipEnd) {
+    if (p == skipAt) {
+      // The href inlineHref read: its value ends where attributeAt finds it ending.
+      attributeAt(s, p, to);
       memory.copy(r, s + gap, p - gap);
       r += p - gap;
-      gap = p = skipEnd;
+      gap = p = attrEnd;
       continue;
     }
     if (!attributeAt(s, p, to)) {
@@ -555,13 +549,13 @@ function readLevel(s: usize, n: usize, depth: u32): void {
       const end = tagAt(s, n, i);
       if (end != 0) {
         // A block tag ends the line (and the source line); a <br> just before a newline is that newline.
-        inlineHref(s, tagAttrFrom, tagAttrTo);
+        const href = inlineHref(s, tagAttrFrom, tagAttrTo);
         if (tagKind == TAG_BR) {
           let m = end;
           while (m < n && isLineSpace(at(s, m))) m++;
           if (!(m < n && at(s, m) == LF)) endLine(false);
         } else if (tagKind == TAG_BLOCK) endLine(false);
-        readAttributes(s, tagAttrFrom, tagAttrTo, depth);
+        readAttributes(s, tagAttrFrom, tagAttrTo, depth, href);
         i = end;
         continue;
       }
