@@ -28,20 +28,27 @@
 //
 // Bounds, so that the byte loop stores without checks: every rule emits at most twice
 // the bytes it consumes (a string of s ≥ 2 bytes yields 4 + 2(s − 2) at most, `""`
-// yields 4; everything else shrinks or keeps its length), so the reading of L bytes
-// fits 2L. Recursion stops at depth MAX_DEPTH (the content is then copied as it is).
-// Time is linear: each rule's look-ahead is bounded (a tag within TAG_WINDOW bytes and
-// no further than the next '<', an entity within 10, a key within 40), or consumes
-// what it scans, or is remembered when it fails (a quote kind with no closer is not
-// tried again before the point its search reached).
+// yields 4; everything else shrinks or keeps its length), but for a link reference's
+// address read at its use, which spends from a budget of L (given back when its
+// definition drops the address), so the reading of L bytes fits 3L. Recursion stops at depth MAX_DEPTH
+// (the content is then copied as it is). Time is linear: each rule's look-ahead is
+// bounded (a tag within TAG_WINDOW bytes and no further than the next '<' outside a
+// quoted value, its quoted scans disjoint; an entity within 10, a key within 40, a
+// reference label within 64), or consumes what it scans, or is remembered when it
+// fails (a quote kind with no closer is not tried again before the point its search
+// reached).
 
 import { letterLayer } from './letters';
 import {
+  markEmitted, MAX_LABEL, referenceCount, referenceDropFrom, referenceDropTo, referenceEmitted, referenceFor, referenceLabelFrom,
+  referencesOf, referenceUrlFrom, referenceUrlTo, REFERENCE_TABLE_BYTES,
+} from './references';
+import {
   AMP, at, BANG, blockAt, blockLen, blockResume, BS, cellComma, classOf, closerStop, COMMA, CR, DASH, decodeEntities,
   decodeString, DQ, encode, entityAt, entityCp, entityRepeat, EQ, escapeAt, escKind, escValue, ESC_CP, ESC_LITERAL,
-  find3, findCloser, GT, hasBlock, HASH, isLineSpace, keyAt, keyMarker, K_MARKUP, K_NAME, K_RUN, K_SPECIAL, K_WS, LF,
+  find3, findCloser, GT, hasBlock, HASH, isLineSpace, isScheme, keyAt, keyMarker, K_MARKUP, K_NAME, K_RUN, K_SPECIAL, K_WS, LF,
   lineMarkerAt, LT, MAX_DEPTH, MIN_LINE, MIN_SEGMENT, PIPE, QUESTION, settle, SLASH, SP, SQ, STAR, structuralBefore,
-  TAB, tagAt, tagAttrFrom, tagAttrTo, tagKind, TAG_BLOCK, TAG_BR,
+  TAB, tagAt, tagAttrFrom, tagAttrTo, tagKind, tagReach, TAG_BLOCK, TAG_BR,
   specialBits, specialTablesAgree,
 } from './syntax';
 
@@ -189,24 +196,42 @@ function isHref(s: usize, from: usize, to: usize): bool {
 }
 
 /**
- * The `len` bytes of a URL at `p` as a browser parses them (WHATWG URL): control
- * characters and spaces at either end dropped, tabs and newlines anywhere removed.
- * In place; returns the new length, or 0 when what is left is empty or still holds
- * whitespace (not one token: "see the docs").
+ * The `len` bytes of a URL at `p` as a browser parses them (WHATWG URL), written to
+ * `dst` (which may be `p`): control characters and spaces at either end dropped, tabs
+ * and newlines anywhere removed. Returns the new length, or 0 when what is left is
+ * empty or still holds whitespace (not one token: "see the docs").
  */
-function urlToken(p: usize, len: usize): usize {
+function urlToken(p: usize, len: usize, dst: usize): usize {
   let a = p;
   let z = p + len;
   while (a < z && load<u8>(a) <= 0x20) a++;
   while (z > a && load<u8>(z - 1) <= 0x20) z--;
-  let w = p;
+  let w = dst;
   for (let k = a; k < z; k++) {
     const c = <u32>load<u8>(k);
     if (c == TAB || c == LF || c == CR) continue;
     if ((classOf(c) & K_WS) != 0) return 0;
     store<u8>(w++, <u8>c);
   }
-  return w - p;
+  return w - dst;
+}
+
+/** Whether the URL token at p (len bytes) starts with http:, https:, ftp: or mailto:, in any case. */
+function isAbsoluteUrl(p: usize, len: usize): bool {
+  let colon: usize = 0;
+  while (colon < len && colon < 7 && load<u8>(p + colon) != 0x3a) colon++;
+  return colon < len && load<u8>(p + colon) == 0x3a && isScheme(p, 0, colon);
+}
+
+/**
+ * The link the attribute named s[from, to) carries, its decoded value at v (len
+ * bytes): the length of its URL token, written at `dst`, or 0. An `href` (or
+ * `xlink:href`) carries one whatever its value; any other attribute when its value is
+ * an absolute URL (`data-url`, `formaction`, `action`, `src`, a second `href`'s kin).
+ */
+function linkOf(s: usize, from: usize, to: usize, v: usize, len: usize, dst: usize): usize {
+  const token = urlToken(v, len, dst);
+  return token != 0 && (isHref(s, from, to) || isAbsoluteUrl(dst, token)) ? token : 0;
 }
 
 /** A decoded value in running text, between spaces: its markup characters read as spaces, as in the text around it. */
@@ -271,15 +296,14 @@ function attributeAt(s: usize, p: usize, to: usize): bool {
 }
 
 /**
- * A tag's first `href` (quoted or not), read in the running text where the tag
- * stands, between spaces, as a Markdown link's address is, when its value is one
- * token as a URL (`urlToken`). Called before a block tag's line break and before
- * the other values' segments, so that neither parts the address from the text
- * before the tag: an injection that writes its link in HTML inside its sentence
- * keeps the link in that sentence. Returns where the href's name starts, for
- * readAttributes to skip, or `to` when none was read. A linear pass, as readAttributes'.
+ * A tag's links (`linkOf`: an href, quoted or not, and any value that is an absolute
+ * URL), read in the running text where the tag stands, between spaces, as a Markdown
+ * link's address is. Called before a block tag's line break and before the other
+ * values' segments, so that neither parts the address from the text before the tag:
+ * an injection that writes its link in HTML inside its sentence keeps the link in that
+ * sentence. A linear pass, as readAttributes', which skips the same attributes.
  */
-function inlineHref(s: usize, from: usize, to: usize): usize {
+function inlineLinks(s: usize, from: usize, to: usize): void {
   noDq = noSq = false;
   for (let p = from; p < to; ) {
     if ((classOf(at(s, p)) & K_NAME) == 0) {
@@ -290,29 +314,23 @@ function inlineHref(s: usize, from: usize, to: usize): usize {
       p = attrNameTo; // every start inside this name fails alike
       continue;
     }
-    if (isHref(s, p, attrNameTo)) {
-      const value = stack;
-      const len = urlToken(value, decodeEntities(s + attrValueFrom, attrValueTo - attrValueFrom, value));
-      stack = value;
-      if (len == 0) return to;
-      putInline(value, len);
-      return p;
-    }
+    const value = stack;
+    const len = linkOf(s, p, attrNameTo, value, decodeEntities(s + attrValueFrom, attrValueTo - attrValueFrom, value), value);
+    if (len != 0) putInline(value, len);
     p = attrEnd;
   }
-  return to;
 }
 
 /**
  * A tag's attribute text s[from, to): each quoted value (name = "v" or 'v') becomes
  * a segment, entities decoded, and so does the text left once those are taken out
  * when it holds more than spaces, / and ? (words inside a tag are read, not
- * dropped); the href inlineHref read (its name at `skipAt`) is skipped. The left text is gathered on the
+ * dropped); the links inlineLinks read are skipped. The left text is gathered on the
  * stack below the decoded values. The scan is linear: a failed name fails alike
  * from each of its bytes, so it is skipped whole, and a quote kind with no closing
  * quote is not searched for again.
  */
-function readAttributes(s: usize, from: usize, to: usize, depth: u32, skipAt: usize): void {
+function readAttributes(s: usize, from: usize, to: usize, depth: u32): void {
   const rest = stack;
   stack += to - from;
   let r = rest;
@@ -323,28 +341,25 @@ function readAttributes(s: usize, from: usize, to: usize, depth: u32, skipAt: us
       p++;
       continue;
     }
-    if (p == skipAt) {
-      // The href inlineHref read: its value ends where attributeAt finds it ending.
-      attributeAt(s, p, to);
-      memory.copy(r, s + gap, p - gap);
-      r += p - gap;
-      gap = p = attrEnd;
-      continue;
-    }
     if (!attributeAt(s, p, to)) {
       p = attrNameTo;
       continue;
     }
-    if (!attrQuoted) {
-      p = attrEnd; // an unquoted href that is not one token as a URL: words of the tag
-      continue;
-    }
     memory.copy(r, s + gap, p - gap);
-    r += p - gap;
     const end = attrEnd;
-    gap = end;
     const value = stack;
     const len = decodeEntities(s + attrValueFrom, attrValueTo - attrValueFrom, value);
+    if (linkOf(s, p, attrNameTo, value, len, value + len) != 0) {
+      r += p - gap; // read in place by inlineLinks
+      gap = p = end;
+      continue;
+    }
+    if (!attrQuoted) {
+      p = end; // an unquoted href that is not one token as a URL: words of the tag
+      continue;
+    }
+    r += p - gap;
+    gap = end;
     stack += len;
     // The segment's own tags scan their attributes with these fields: keep this tag's.
     const dq = noDq;
@@ -395,6 +410,60 @@ function segment(content: usize, len: usize, depth: u32): void {
   blank = false;
 }
 
+const NONE: usize = <usize>-1;
+const LB: u32 = 0x5b;
+const RB: u32 = 0x5d;
+// Bytes the reading may still spend on addresses read at their use (see layout).
+let referenceBudget: usize = 0;
+
+/** The end of a bracket's label at `from` ('[' before it): the ']' within MAX_LABEL bytes, no '[' or newline between, or NONE. */
+function labelEnd(s: usize, n: usize, from: usize): usize {
+  for (let e = from; e < n && e - from <= MAX_LABEL; e++) {
+    const c = at(s, e);
+    if (c == RB) return e;
+    if (c == LB || c == LF) return NONE;
+  }
+  return NONE;
+}
+
+/**
+ * A link reference used at the ']' at i (its '[' at `open`): `[text][label]`,
+ * `[label][]` or `[label]` (a footnote `here [2]` alike), not an inline link `(…)`
+ * or a definition `:`. When its label is defined later in this level (a definition
+ * before its use is read in its place) and its address has not been read yet, the
+ * address is read here, as an inline link's is, and its definition drops it. Returns
+ * where the reading resumes, or 0. Looks at most 2·MAX_LABEL bytes, each '[' once.
+ */
+function referenceUse(s: usize, n: usize, open: usize, i: usize, refs: usize): usize {
+  let from = open + 1;
+  let to = i;
+  let resume = i + 1;
+  if (resume < n) {
+    const next = at(s, resume);
+    if (next == 0x28 || next == 0x3a) return 0;
+    if (next == LB) {
+      const e = labelEnd(s, n, resume + 1);
+      if (e != NONE) {
+        if (e > resume + 1) {
+          from = resume + 1;
+          to = e;
+        }
+        resume = e + 1;
+      }
+    }
+  }
+  if (to == from || labelEnd(s, n, from) != to) return 0;
+  const k = referenceFor(refs, s, from, to);
+  if (k < 0 || referenceLabelFrom(refs, k) == from || referenceDropFrom(refs, k) < i || referenceEmitted(refs, k)) return 0;
+  const url = referenceUrlFrom(refs, k);
+  const len = referenceUrlTo(refs, k) - url;
+  if (len + 2 > referenceBudget) return 0;
+  referenceBudget -= len + 2;
+  markEmitted(refs, k);
+  putInline(s + url, len);
+  return resume;
+}
+
 function readLevel(s: usize, n: usize, depth: u32): void {
   // The enclosing level's paragraph and line state, restored on return.
   const outerParaFrom = paraFrom, outerParaFromLf = paraFromLf, outerLastLfPos = lastLfPos, outerLastLfIdx = lastLfIdx;
@@ -409,6 +478,7 @@ function readLevel(s: usize, n: usize, depth: u32): void {
 
   let untilSq: usize = 0; // openers before this index are not tried: a search from an earlier one reached it
   let untilDq: usize = 0;
+  let untilTag: usize = 0; // a '<' before this index gets the plain tag scan: a quoted scan from an earlier one reached it
   let noTripleSq = false;
   let noTripleDq = false;
   let colonAt: isize = -1; // a line-initial key's colon, read as a newline
@@ -416,9 +486,31 @@ function readLevel(s: usize, n: usize, depth: u32): void {
   let bAt: usize = 0;
   let bLen: usize = 0;
   let bResume: usize = 0;
+  // Link reference definitions (assembly/references.ts), on the stack while this level is read.
+  const refs = stack;
+  const refBytes = referencesOf(s, n, refs);
+  stack += refBytes;
+  let nextRef: u32 = 0; // the next definition in input order, and where its address starts
+  let nextRefAt: usize = refBytes != 0 ? referenceDropFrom(refs, 0) : NONE;
+  let openAt: usize = NONE; // the last '[' that no ']' has closed yet
 
   let i: usize = 0;
   while (i < n) {
+    if (i >= nextRefAt) {
+      // A definition's address that was read at its use is not read again.
+      const k = nextRef;
+      const skip = i == nextRefAt && referenceEmitted(refs, k);
+      const resume = skip ? referenceDropTo(refs, k) : i;
+      do nextRef++;
+      while (nextRef < referenceCount(refs) && referenceDropFrom(refs, nextRef) < resume);
+      nextRefAt = nextRef < referenceCount(refs) ? referenceDropFrom(refs, nextRef) : NONE;
+      if (skip) {
+        // Given back: dropping the address consumes twice the bytes its reading at the use spent beyond 2.
+        referenceBudget += referenceUrlTo(refs, k) - referenceUrlFrom(refs, k);
+        i = resume;
+        continue;
+      }
+    }
     const c = at(s, i);
     if (<isize>i == colonAt) {
       if (block) {
@@ -471,7 +563,8 @@ function readLevel(s: usize, n: usize, depth: u32): void {
         i = e;
         continue;
       }
-      const limit = colonAt > <isize>i ? <usize>colonAt : n;
+      let limit = colonAt > <isize>i ? <usize>colonAt : n;
+      if (nextRefAt < limit) limit = nextRefAt;
       let e = i + 1;
       let found = false;
       while (e + 16 <= limit) {
@@ -546,16 +639,30 @@ function readLevel(s: usize, n: usize, depth: u32): void {
         i = close < 0 ? n : <usize>close + 3;
         continue;
       }
-      const end = tagAt(s, n, i);
+      let end: usize = 0;
+      if (i >= untilTag) {
+        end = tagAt(s, n, i, true);
+        if (end == 0) untilTag = tagReach;
+      }
+      if (end == 0) end = tagAt(s, n, i, false);
       if (end != 0) {
         // A block tag ends the line (and the source line); a <br> just before a newline is that newline.
-        const href = inlineHref(s, tagAttrFrom, tagAttrTo);
+        inlineLinks(s, tagAttrFrom, tagAttrTo);
         if (tagKind == TAG_BR) {
           let m = end;
           while (m < n && isLineSpace(at(s, m))) m++;
           if (!(m < n && at(s, m) == LF)) endLine(false);
         } else if (tagKind == TAG_BLOCK) endLine(false);
-        readAttributes(s, tagAttrFrom, tagAttrTo, depth, href);
+        readAttributes(s, tagAttrFrom, tagAttrTo, depth);
+        i = end;
+        continue;
+      }
+    }
+    if (c == LB) openAt = i;
+    else if (c == RB && openAt != NONE) {
+      const end = refBytes != 0 ? referenceUse(s, n, openAt, i, refs) : 0;
+      openAt = NONE;
+      if (end != 0) {
         i = end;
         continue;
       }
@@ -610,6 +717,7 @@ function readLevel(s: usize, n: usize, depth: u32): void {
   if (cellSplit) sourceLine(cellFrom, cellFromLf);
   endParagraph(out, lfCount, out, lfCount);
 
+  stack = refs;
   paraFrom = outerParaFrom;
   paraFromLf = outerParaFromLf;
   lastLfPos = outerLastLfPos;
@@ -646,7 +754,7 @@ export const MAX_READING_INPUT: u32 = 1 << 24;
 }
 
 // Sizes for an input of L bytes, set by `layout`.
-let readingMax: usize = 0; // R: the reading of L bytes is at most 2L (see the head of this file)
+let readingMax: usize = 0; // R: the reading of L bytes is at most 3L (see the head of this file)
 let segmentCap: usize = 0;
 let lineCap: usize = 0;
 let paragraphCap: usize = 0;
@@ -667,7 +775,8 @@ let regionBytes: usize = 0;
  * ≤ R/40 + 3·paragraphs over four levels) and the lines of ≥ 20 bytes (≤ R/20 + 1).
  */
 function layout(len: usize): void {
-  const r = (len << 1) + 16;
+  // Twice the input (see the head of this file), and the input again for addresses read at their use (referenceBudget).
+  const r = len * 3 + 16;
   readingMax = r;
   segmentCap = r / 5 + 8;
   lineCap = (r << 1) / 5 + 8;
@@ -680,9 +789,10 @@ function layout(len: usize): void {
   rangesAt = paragraphsAt + align(paragraphCap << 3);
   workAt = rangesAt + align(rangeCap << 3);
   // The decode stack: at each of four levels, a tag's left text and a decoded value,
-  // each at most that level's input (≤ L). The newline table: a u32 per newline and
-  // one more. The de-duplication index: a u32 per reading offset and per range.
-  const decode = (len << 3) + 64;
+  // each at most that level's input (≤ L), and above the last, for a moment, a value's
+  // URL token (≤ L, see linkOf); a level's link reference table. The newline table: a u32 per newline and one more.
+  // The de-duplication index: a u32 per reading offset and per range.
+  const decode = len * 9 + 64 + REFERENCE_TABLE_BYTES * (<usize>MAX_DEPTH + 1);
   const newlines = (r + 2) << 2;
   const dedup = ((r + 2) << 2) + (rangeCap << 2);
   regionBytes = workAt + align(max(decode, max(newlines, dedup)));
@@ -719,6 +829,7 @@ export function reading(ptr: usize, len: usize, region: usize, cap: usize): usiz
   lfCount = 0;
   lineStart = true;
   stack = work;
+  referenceBudget = len;
   readLevel(ptr, len, 0);
   const newlines = work; // the decode stack is done with
   const readingLen = letterLayer(base, out - base, newlines);

@@ -6,7 +6,7 @@
 export const MIN_SEGMENT: usize = 20;
 export const MIN_LINE: usize = 20;
 export const MAX_DEPTH: u32 = 3;
-const TAG_WINDOW: usize = 2048;
+const TAG_WINDOW: usize = 8192;
 
 export const LF: u32 = 0x0a;
 export const CR: u32 = 0x0d;
@@ -481,7 +481,7 @@ export function keyAt(s: usize, n: usize, i: usize, dst: usize): isize {
 }
 
 /** Whether s[from, to) is http, https, ftp or mailto, in any case (a URL, not a key). */
-function isScheme(s: usize, from: usize, to: usize): bool {
+export function isScheme(s: usize, from: usize, to: usize): bool {
   if (to - from > 6) return false;
   let v: u64 = 0;
   for (let k = from; k < to; k++) v |= <u64>(at(s, k) | 0x20) << (<u64>(k - from) << 3);
@@ -603,22 +603,28 @@ export const TAG_BR: u32 = 2;
 export let tagKind: u32 = 0;
 export let tagAttrFrom: usize = 0;
 export let tagAttrTo: usize = 0;
+export let tagReach: usize = 0;
 
-/** Whether a lowercase tag name, packed little-endian in a u64, is an inline element (leaves nothing). */
+/** Whether a lowercase tag name, packed little-endian in a u64, is an inline element (leaves nothing): HTML phrasing elements, `svg`, and wiki text's `<ref>` (a footnote written in its sentence). */
 function isInline(name: u64): bool {
   return name == 0x62 || name == 0x69 || name == 0x6d65 || name == 0x676e6f727473 || name == 0x6e617073 || name == 0x61 ||
     name == 0x75 || name == 0x746e6f66 || name == 0x65646f63 || name == 0x6c6c616d73 || name == 0x676962 || name == 0x707573 ||
     name == 0x627573 || name == 0x6b72616d || name == 0x73 || name == 0x656b69727473 || name == 0x7474 || name == 0x72626261 ||
-    name == 0x65746963 || name == 0x71 || name == 0x64626b || name == 0x726176 || name == 0x6c6564 || name == 0x736e69;
+    name == 0x65746963 || name == 0x71 || name == 0x64626b || name == 0x726176 || name == 0x6c6564 || name == 0x736e69 || name == 0x677673 ||
+    name == 0x666572;
 }
 
 /**
- * The tag at i (a '<'): its end (tagKind and the attribute text set), or 0. The scan
- * stops at the next '<' or '>' and within TAG_WINDOW bytes, so the scans of failed
- * tags cover disjoint stretches.
+ * The tag at i (a '<'): its end (tagKind and the attribute text set), or 0, within
+ * TAG_WINDOW bytes. With `quoted`, a value quoted after '=' may hold '<' and '>'
+ * (`title="a -> b"`, an HTML tooltip) and a failed scan sets tagReach to the furthest
+ * byte it looked at; otherwise the scan stops at the next '<' or '>'. The caller
+ * makes quoted scans only from a '<' at or past the last one's reach, so they cover
+ * disjoint stretches, as the plain scans of failed tags do: time stays linear.
  */
-export function tagAt(s: usize, n: usize, i: usize): usize {
+export function tagAt(s: usize, n: usize, i: usize, quoted: bool): usize {
   const limit = i + TAG_WINDOW < n ? i + TAG_WINDOW : n;
+  tagReach = i + 1;
   let j = i + 1;
   if (j < n && (at(s, j) == SLASH || at(s, j) == QUESTION || at(s, j) == BANG)) j++; // </end>, <?xml …?>, <!DOCTYPE …>
   if (j >= limit || (classOf(at(s, j)) & K_LETTER) == 0) return 0;
@@ -627,14 +633,34 @@ export function tagAt(s: usize, n: usize, i: usize): usize {
   let name: u64 = 0;
   if (k - j <= 8) for (let p = j; p < k; p++) name |= <u64>(at(s, p) | 0x20) << (<u64>(p - j) << 3);
   tagKind = name == 0x7262 ? TAG_BR : isInline(name) ? TAG_INLINE : TAG_BLOCK;
+  tagReach = k;
   if (k >= limit) return 0;
   const c = at(s, k);
   tagAttrFrom = tagAttrTo = k;
   if (c == GT) return k + 1;
-  if (c == SLASH) return k + 1 < limit && at(s, k + 1) == GT ? k + 2 : 0;
-  if ((classOf(c) & K_WS) == 0) return 0;
+  // A slash before an attribute's name separates it, as whitespace does (<a/href="…">; not <https://…>).
+  if (c == SLASH && k + 1 < limit && at(s, k + 1) == GT) return k + 2;
+  if ((classOf(c) & K_WS) == 0 && !(c == SLASH && k + 1 < limit && (classOf(at(s, k + 1)) & K_LETTER) != 0)) return 0;
   let m = k + 1;
-  while (m < limit && at(s, m) != LT && at(s, m) != GT) m++;
+  let afterEq = false;
+  while (m < limit) {
+    const x = at(s, m);
+    if (x == LT || x == GT) break;
+    if (quoted && afterEq && (x == DQ || x == SQ)) {
+      let q = m + 1;
+      while (q < limit && at(s, q) != x) q++;
+      if (q >= limit) {
+        m = limit;
+        break;
+      }
+      m = q + 1;
+      afterEq = false;
+      continue;
+    }
+    if ((classOf(x) & K_WS) == 0) afterEq = x == EQ;
+    m++;
+  }
+  tagReach = m;
   if (m >= limit || at(s, m) != GT) return 0;
   tagAttrTo = m;
   return m + 1;

@@ -179,12 +179,57 @@ describe('the structure layer, rule by rule', () => {
     expect(reading('get it from <a class="btn" href=https://x.example/a>here</a>').text).toBe('get it from  https://x.example/a \n\nbtn\n\nhere');
     // As a browser parses a URL: blanks at the ends and newlines inside do not make it two tokens.
     expect(reading('get it from <a href=" https://x.example/a\n/b ">here</a>').text).toBe('get it from  https://x.example/a/b here');
-    // Before a block tag's line break (an unknown element is a block), and SVG's namespaced href; data-href is not a link.
+    // Before a block tag's line break (an unknown element is a block), and SVG's namespaced href; a relative data-href is not a link.
     expect(reading('get it from <x-link href="https://x.example/a">here</x-link> now').text).toBe('get it from  https://x.example/a \nhere\n now');
     expect(reading('<a xlink:href="https://x.example">x</a> <a data-href="y">z</a>').text).toBe(' https://x.example x \n\ny\n\nz');
     expectParity(encoder.encode('see <a href="https://x.example/a b">x</a> <a href="">y</a> <a hreF="ok">z</a>'), 'href values');
     expectParity(encoder.encode('<p href="&#9; u&#10;v ">a</p><br href=x><area href=" a b"><a svg:HREF=q x:href:href=r>'), 'hrefs as URLs, on block tags, namespaced');
     expectParity(encoder.encode('<a href=a="b c">x</a> <a href=&#32;x>y</a> <a t=\'<b href=u>\' href="v" title="<i href=w>">z</a>'), 'unquoted and nested hrefs');
+  });
+
+  it('reads every link of a tag in place: a second href, and any value that is an absolute URL', () => {
+    expect(reading('<a href="" href="https://x.example/b">x</a>').text).toBe(' https://x.example/b \n\n\n\nx');
+    expect(reading('go <button formaction="https://x.example/f">go</button> <img src="HTTPS://x.example/i.png" alt="logo">').text).toBe(
+      'go  https://x.example/f \ngo\n  HTTPS://x.example/i.png \n\n\nlogo\n\n',
+    );
+    // A relative value is a link only in an href; mailto: is absolute.
+    expect(reading('<img src="logo.png"> <i data-url="mailto:a@b.example">').text).toBe('\n\n\nlogo.png\n\n  mailto:a@b.example ');
+    expectParity(encoder.encode('<a href="#dl" data-url="https://x.example/d" src=ftp:x action="Mailto:y" formaction=" https://a b">z</a>'), 'links beyond href');
+  });
+
+  it('reads a link reference\'s address where it is used, once, when its definition comes after', () => {
+    expect(reading('Get it [here][dl] now.\n\n[dl]: https://x.example/a "Title"').text).toBe('Get it  here https://x.example/a  now.\n\n dl :  "Title"');
+    // Collapsed and shortcut references, labels in any case, <…> addresses; Markdown footnotes and plain ones.
+    expect(reading('[GitHub][] and [the docs]\n[github]: <https://github.com/a>\n[The Docs]: https://d.example').text).toBe(
+      ' GitHub https://github.com/a  and  the docs https://d.example \n github : \n The Docs : ',
+    );
+    expect(reading('here[^2] and there [1]\n[^2]: https://f.example\n[1] HTTPS://p.example/x').text).toBe(
+      'here  2 https://f.example  and there  1 HTTPS://p.example/x \n  2 : \n 1  ',
+    );
+    // Not a use: an inline link, a definition before its use, a second use; a plain footnote needs an absolute address alone on its line.
+    expect(reading('[a](https://i.example) [b]\n[b]: https://b.example\n[b]').text).toBe(' a (https: i.example)  b https://b.example \n b : \n b ');
+    expect(reading('[b]: https://b.example\nsee [b]').text).toBe(' b : https: b.example\nsee  b ');
+    expect(reading('see [1] and [2]\n[1] https://x.example now\n[2] docs/a.md').text).toBe('see  1  and  2 \n 1  https: x.example now\n 2  docs/a.md');
+    expectParity(encoder.encode('[x][y] [y][] [Y]\n  [y]: <u> t\n   [^z]:\tv\n[9]  ftp:w \r\n[x]: q\n[y]: dup\n    [w]: no'), 'references');
+    expectParity(encoder.encode('{"a": "see [d] \\n[d]: https://x", "b": "[d]"}\n[d]: https://y'), 'references per level');
+  });
+
+  it('finds a tag whose quoted values hold < or >, whose attributes a slash separates, or that runs past 2 KB', () => {
+    expect(reading('get it from <a title="Get it -> now" href="https://x.example/a">here</a> now').text).toBe(
+      'get it from  https://x.example/a \n\nGet it -  now\n\nhere now',
+    );
+    expect(reading('get it <a onclick="if(a<b)go()" href="https://x.example/a">here</a>').text).toBe(
+      'get it  https://x.example/a \n\nif(a b)go()\n\nhere',
+    );
+    expect(reading('get it <a/href="https://x.example/a">here</a>').text).toBe('get it  https://x.example/a here');
+    const long = reading(`get it from <a style="${'c'.repeat(3000)}" href="https://x.example/l">here</a>`).text;
+    expect(long.startsWith('get it from  https://x.example/l \n\nccc')).toBe(true);
+    // SVG is phrasing content, and wiki text's <ref> is a footnote written in its sentence.
+    expect(reading('from <svg><a xlink:href="https://x.example/s"><text>here</text></a></svg> now').text).toBe('from  https://x.example/s \nhere\n now');
+    expect(reading('read it here<ref>Guide</ref> now').text).toBe('read it hereGuide now');
+    // A quoted value that never closes leaves the scan as it was: the '<' inside it are tags of their own.
+    expect(reading('x <a title="y <b>bold</b> z').text).toBe('x  a title="y bold z');
+    expectParity(encoder.encode('<a t="<b u=\'>\' v="w>" x=\'"\'>y</a> <a z="<i k=\'>q</i>" <p/a=b/>c'), 'quoted < and >');
   });
 
   it('decodes entities; a decoded markup character reads as a space and is never a tag', () => {
@@ -379,6 +424,7 @@ describe('the core equals the JavaScript reference', () => {
     'о', 'а', 'е', 'і', 'ο', 'α', 'Ι', 'ж', 'λ', 'é', 'ß', '中', '\u200b', '\u{1d422}', '\ud800', '\udc00', '\u0000', '\uff49',
     '!--', '-->', '![CDATA[', ']]>', '&amp;', '&#x41;', '&#105;', '&hellip;', '\\u0069', '\\n', '\\ud83d\\ude00', '\\x41', '\\"',
     'key: |\n  ', 'key: >-\n   ', "k: '", '\n  - ', '\n* ', '\u{e0041}', '\u{e007f}', '\\udb40\\udc41', '\\udb40\\udc7f', '"""', "'''", '<|', '|>', 'alt="', '<p ', '</', '/>',
+    ' href=', 'https://x', '<a/', ' src="', '[d]', '][', ']: ', '\n[d]: http://y', '\n[1] ftp:z', ' [1]', '[^',
   ];
   const text = fc.array(fc.constantFrom(...PIECES), { maxLength: 60 }).map((parts) => parts.join(''));
 
@@ -434,6 +480,16 @@ describe('hostile input completes and matches the reference', () => {
       '<a '.repeat(100_000) + '<!-- open' + '<![CDATA[' + '"""' + '&#'.repeat(100_000) + '\\u'.repeat(100_000) + 'x: "'.repeat(50_000),
     'long tags and attributes without closing quotes': () => ('<a b="c d=\'e f="g' + ' h'.repeat(600) + '>').repeat(300),
     'a line of 2 KB tag bodies': () => ('<a ' + 'x'.repeat(2040) + '>').repeat(400),
+    'tags inside quoted values that never close': () => '<a title="' + '<b c="'.repeat(100_000),
+    'runs of tags inside a quoted value, then 2 KB of nothing': () => ('<a title="' + '<b '.repeat(600) + '"' + 'x'.repeat(2000)).repeat(60),
+    'quotes of both kinds crossing': () => '<a x="\'<a y=\'"'.repeat(40_000),
+    'link references with one hash slot': () => {
+      // 64 definitions, then uses of labels whose lookups probe the whole table.
+      const defs = Array.from({ length: 64 }, (_, k) => `[l${k}]: https://x.example/${k}`).join('\n');
+      return `${'[l0] [l63][zz] [q]'.repeat(40_000)}\n${defs}\n`;
+    },
+    'one long definition used everywhere': () => `${'[a] '.repeat(100_000)}\n[a]: https://x.example/${'p'.repeat(400_000)}\n[a]: dup\n`,
+    'long tags with links': () => ('<a style="' + 'c'.repeat(7000) + '" href="https://x.example/" src="http://y">z</a> ').repeat(40),
     'keys, markers and blocks on every line': () => 'Note: x\n# - key: |\n  y\n'.repeat(50_000),
     'spaced letters and look-alikes': () => 'і g n о r е '.repeat(80_000),
   };

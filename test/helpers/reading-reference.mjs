@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 
 export const MIN_SEGMENT = 20;
 export const MAX_DEPTH = 3;
-export const TAG_WINDOW = 2048;
+export const TAG_WINDOW = 8192;
 export const MIN_LINE = 20;
 export const MAX_WINDOW = 320;
 export const MAX_PARAGRAPH = 2000;
@@ -27,7 +27,7 @@ const TERMINATORS = set(',:}]);=>/');
 const STRUCTURAL = set('{[(,:=|>');
 const RUNS = set('-=_*~#');
 const SEPARATORS = set(' .-_*');
-const INLINE = new Set(['b', 'i', 'em', 'strong', 'span', 'a', 'u', 'font', 'code', 'small', 'big', 'sup', 'sub', 'mark', 's', 'strike', 'tt', 'abbr', 'cite', 'q', 'kbd', 'var', 'del', 'ins']);
+const INLINE = new Set(['b', 'i', 'em', 'strong', 'span', 'a', 'u', 'font', 'code', 'small', 'big', 'sup', 'sub', 'mark', 's', 'strike', 'tt', 'abbr', 'cite', 'q', 'kbd', 'var', 'del', 'ins', 'svg', 'ref']);
 const ENTITIES = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', hellip: '...', mdash: '-', ndash: '-', rsquo: "'", lsquo: "'", rdquo: '"', ldquo: '"' };
 const SCHEMES = new Set(['http', 'https', 'ftp', 'mailto']);
 
@@ -347,23 +347,38 @@ function lineMarkerAt(src, i) {
   return k + 1 - i;
 }
 
-/** The tag at i (a '<'): { name, attrFrom, attrTo, end } or null. */
-function tagAt(src, i) {
+/**
+ * The tag at i (a '<'): { name, attrFrom, attrTo, end }, or { reach } when there is
+ * none: how far the scan looked. With `quoted`, a value quoted after '=' may hold '<'
+ * and '>'; otherwise the scan stops at the next '<' or '>'.
+ */
+function tagAt(src, i, quoted) {
   const n = src.length;
   const limit = Math.min(n, i + TAG_WINDOW);
   let j = i + 1;
   if (src[j] === SLASH || src[j] === 0x3f || src[j] === 0x21) j++; // </end>, <?xml …?>, <!DOCTYPE …>
-  if (j >= limit || !isLetter(src[j])) return null;
+  if (j >= limit || !isLetter(src[j])) return { reach: i + 1 };
   let k = j + 1;
   while (k < n && k - j < 32 && isNameChar(src[k])) k++;
   const name = Buffer.from(src.subarray(j, k)).toString('latin1').toLowerCase();
-  if (k >= limit) return null;
+  if (k >= limit) return { reach: k };
   if (src[k] === GT) return { name, attrFrom: k, attrTo: k, end: k + 1 };
-  if (src[k] === SLASH) return k + 1 < limit && src[k + 1] === GT ? { name, attrFrom: k, attrTo: k, end: k + 2 } : null;
-  if (!isWs(src[k])) return null;
+  if (src[k] === SLASH && k + 1 < limit && src[k + 1] === GT) return { name, attrFrom: k, attrTo: k, end: k + 2 };
+  if (!isWs(src[k]) && !(src[k] === SLASH && k + 1 < limit && isLetter(src[k + 1]))) return { reach: k }; // a slash before a name separates it as whitespace does
   let m = k + 1;
-  while (m < limit && src[m] !== LT && src[m] !== GT) m++;
-  if (m >= limit || src[m] !== GT) return null;
+  let afterEq = false;
+  while (m < limit && src[m] !== LT && src[m] !== GT) {
+    if (quoted && afterEq && (src[m] === DQ || src[m] === SQ)) {
+      const close = src.indexOf(src[m], m + 1);
+      if (close < 0 || close >= limit) return { reach: limit };
+      m = close + 1;
+      afterEq = false;
+      continue;
+    }
+    if (!isWs(src[m])) afterEq = src[m] === EQ;
+    m++;
+  }
+  if (m >= limit || src[m] !== GT) return { reach: m };
   return { name, attrFrom: k, attrTo: m, end: m + 1 };
 }
 
@@ -408,49 +423,55 @@ function urlToken(bytes) {
   return kept.length > 0 && !kept.some(isWs) ? kept : null;
 }
 
-/** A tag's first href of one token, read where the tag stands (before a block tag's line break): { at, end } in the tag, or null. */
-function inlineHref(out, src, from, to) {
+/** The link an attribute carries (its URL token), or null: an href whatever its value, any other attribute when its value is an absolute URL. */
+function linkOf(src, from, to, value) {
+  const token = urlToken(value);
+  if (!token) return null;
+  const scheme = /^([a-z]{3,6}):/i.exec(String.fromCharCode(...token.slice(0, 8)));
+  return isHrefName(src, from, to) || (scheme && SCHEMES.has(scheme[1].toLowerCase())) ? token : null;
+}
+
+/** A tag's links (an href, and any value that is an absolute URL), read where the tag stands (before a block tag's line break). */
+function inlineLinks(out, src, from, to) {
   const none = { [DQ]: false, [SQ]: false };
   for (let p = from; p < to; ) {
     if (!isNameChar(src[p])) { p++; continue; }
     const a = attributeAt(src, p, to, none);
     if (!a.value) { p = a.nameTo; continue; }
-    if (isHrefName(src, p, a.nameTo)) {
-      const value = urlToken(decodeEntities(src.subarray(a.value[0], a.value[1])));
-      if (!value) return null;
+    const link = linkOf(src, p, a.nameTo, decodeEntities(src.subarray(a.value[0], a.value[1])));
+    if (link) {
       out.put(SP);
-      for (const b of value) out.put(b < 0x80 && MARKUP.has(b) ? SP : b);
+      for (const b of link) out.put(b < 0x80 && MARKUP.has(b) ? SP : b);
       out.put(SP);
-      return { at: p, end: a.end };
     }
     p = a.end;
   }
-  return null;
 }
 
 /**
  * A tag's attributes in src[from, to): each quoted value (name = "v" or 'v') is a
  * segment, and so is the text left once those are taken out, when it holds more than
  * spaces, / and ?: words inside a tag (<p ignore the user>) are read, not dropped.
- * The href inlineHref read (`href`) is skipped.
+ * The links inlineLinks read are skipped.
  */
-function readAttributes(out, src, from, to, depth, href) {
+function readAttributes(out, src, from, to, depth) {
   const rest = [];
   let gap = from;
   const none = { [DQ]: false, [SQ]: false };
   for (let p = from; p < to; ) {
     if (!isNameChar(src[p])) { p++; continue; }
-    if (href && p === href.at) {
-      for (let k = gap; k < p; k++) rest.push(src[k]);
-      gap = p = href.end;
-      continue;
-    }
     const a = attributeAt(src, p, to, none);
     if (!a.value) { p = a.nameTo; continue; }
+    const value = decodeEntities(src.subarray(a.value[0], a.value[1]));
+    if (linkOf(src, p, a.nameTo, value)) {
+      for (let k = gap; k < p; k++) rest.push(src[k]);
+      gap = p = a.end;
+      continue;
+    }
     if (!a.quoted) { p = a.end; continue; }
     for (let k = gap; k < p; k++) rest.push(src[k]);
     gap = a.end;
-    segment(out, decodeEntities(src.subarray(a.value[0], a.value[1])), depth);
+    segment(out, value, depth);
     p = a.end;
   }
   for (let k = gap; k < to; k++) rest.push(src[k]);
@@ -504,11 +525,40 @@ function putDecoded(out, cp) {
   else for (const b of utf8(s)) out.put(b);
 }
 
+/**
+ * A level's link reference definitions, in input order (up to 64): a line of up to
+ * three spaces, `[label]` (1–64 bytes, no bracket or newline), then `:`, blanks and
+ * an address (bare or in <…>), or for a label of 1–3 digits, blanks and an absolute
+ * address alone to the line's end. { label (lower case), labelFrom, url, drop: [from, to] }.
+ */
+const asciiLower = (text) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
+function referencesOf(src) {
+  const text = Buffer.from(src).toString('latin1');
+  const defs = [];
+  // Whitespace is ASCII's (\s would take U+00A0, a UTF-8 continuation byte here); a line starts after \n only.
+  const W = ' \\t\\n\\x0b\\x0c\\r';
+  const re = new RegExp(`(?<![^\\n]) {0,3}\\[([^\\[\\]\\n]{1,64})\\](?::([ \\t]+)(?:<([^${W}>]+)>|([^<${W}][^${W}]*))|([ \\t]+)([^${W}]+)[ \\t\\r]*(?![^\\n]))`, 'g');
+  for (const m of text.matchAll(re)) {
+    if (defs.length === 64) break;
+    const labelFrom = m.index + m[0].indexOf('[') + 1;
+    const colon = m[2] !== undefined;
+    const url = colon ? (m[3] ?? m[4]) : m[6];
+    if (!colon && !(/^\d{1,3}$/.test(m[1]) && /^[a-z]{3,6}:/i.test(url) && SCHEMES.has(url.slice(0, url.indexOf(':')).toLowerCase()))) continue;
+    const dropFrom = labelFrom + m[1].length + 1 + (colon ? 1 : 0) + (colon ? m[2] : m[5]).length;
+    const dropTo = dropFrom + url.length + (m[3] !== undefined ? 2 : 0);
+    const urlFrom = dropFrom + (m[3] !== undefined ? 1 : 0);
+    defs.push({ label: asciiLower(m[1]), labelFrom, url: src.subarray(urlFrom, urlFrom + url.length), drop: [dropFrom, dropTo], emitted: false });
+  }
+  return defs;
+}
+
 function readLevel(out, src, depth) {
   const n = src.length;
   out.levels.push({ from: out.bytes.length, lineFrom: out.bytes.length, lastLf: -1, blank: false });
   const until = { [SQ]: -1, [DQ]: -1 }; // openers before this index are not tried (their search failed)
   const noTriple = { [SQ]: false, [DQ]: false };
+  let untilTag = 0; // a '<' before this index gets the plain tag scan
   let colonAt = -1; // a line-initial key's colon, read as a newline
   let block = null; // the YAML block scalar that follows that colon
   // Where the reading of the current source line began, and of the current cell (an input
@@ -526,7 +576,33 @@ function readLevel(out, src, depth) {
       cellSplit = false;
     } else cellSplit = true;
   };
+  const defs = referencesOf(src);
+  const byLabel = new Map();
+  for (const d of defs) if (!byLabel.has(d.label)) byLabel.set(d.label, d);
+  let nextRef = 0;
+  let openAt = -1; // the last '[' that no ']' has closed yet
+  // The ']' of a bracket label that starts at `from`, within 64 bytes, no '[' or newline before it, or -1.
+  const labelEnd = (from) => {
+    for (let e = from; e < n && e - from <= 64; e++) {
+      if (src[e] === 0x5d) return e;
+      if (src[e] === 0x5b || src[e] === LF) return -1;
+    }
+    return -1;
+  };
   for (let i = 0; i < n; ) {
+    if (nextRef < defs.length && i >= defs[nextRef].drop[0]) {
+      // A definition's address that was read at its use is not read again.
+      const d = defs[nextRef];
+      const skip = i === d.drop[0] && d.emitted;
+      const resume = skip ? d.drop[1] : i;
+      do nextRef++;
+      while (nextRef < defs.length && defs[nextRef].drop[0] < resume);
+      if (skip) {
+        out.referenceBudget += d.url.length;
+        i = resume;
+        continue;
+      }
+    }
     const c = src[i];
     if (i === colonAt) {
       // The value goes to a line of its own; a key that ends its line needs no second newline.
@@ -584,18 +660,52 @@ function readLevel(out, src, depth) {
         i = at < 0 ? n : at + close.length;
         continue;
       }
-      const tag = tagAt(src, i);
-      if (tag) {
+      // A quoted scan is made only from a '<' at or past the last failed one's reach.
+      let tag = null;
+      if (i >= untilTag) {
+        tag = tagAt(src, i, true);
+        if (!tag.end) untilTag = tag.reach;
+      }
+      if (!tag?.end) tag = tagAt(src, i, false);
+      if (tag.end) {
         // A block tag ends the line (and the source line: a <p> or <br> starts a new one);
         // a <br> just before a newline is that newline.
-        const href = inlineHref(out, src, tag.attrFrom, tag.attrTo);
+        inlineLinks(out, src, tag.attrFrom, tag.attrTo);
         if (tag.name === 'br') {
           let m = tag.end;
           while (m < n && isLineSpace(src[m])) m++;
           if (!(m < n && src[m] === LF)) endLine(false);
         } else if (!INLINE.has(tag.name)) endLine(false);
-        readAttributes(out, src, tag.attrFrom, tag.attrTo, depth, href);
+        readAttributes(out, src, tag.attrFrom, tag.attrTo, depth);
         i = tag.end;
+        continue;
+      }
+    }
+    if (c === 0x5b) openAt = i;
+    else if (c === 0x5d && openAt >= 0) {
+      // A link reference used here ([text][label], [label][], [label]) whose definition
+      // comes later: its address is read here, once, from a budget of the input's length
+      // (its definition then drops it and gives its length back).
+      const open = openAt;
+      openAt = -1;
+      let [from, to, resume] = [open + 1, i, i + 1];
+      const next = src[i + 1];
+      let use = defs.length > 0 && next !== 0x28 && next !== 0x3a;
+      if (use && next === 0x5b) {
+        const e = labelEnd(i + 2);
+        if (e >= 0) {
+          if (e > i + 2) [from, to] = [i + 2, e];
+          resume = e + 1;
+        }
+      }
+      const d = use && to > from && labelEnd(from) === to ? byLabel.get(asciiLower(Buffer.from(src.subarray(from, to)).toString('latin1'))) : undefined;
+      if (d && d.labelFrom !== from && d.drop[0] >= i && !d.emitted && d.url.length + 2 <= out.referenceBudget) {
+        out.referenceBudget -= d.url.length + 2;
+        d.emitted = true;
+        out.put(SP);
+        for (const b of d.url) out.put(b < 0x80 && MARKUP.has(b) ? SP : b);
+        out.put(SP);
+        i = resume;
         continue;
       }
     }
@@ -780,6 +890,7 @@ function letterLayer(b) {
  */
 export function read(bytes) {
   const out = new Out();
+  out.referenceBudget = bytes.length;
   readLevel(out, bytes, 0);
   const { bytes: text, map } = letterLayer(out.bytes);
   const spans = (list) => list.flatMap(([from, to]) => {

@@ -1,0 +1,195 @@
+// Link reference definitions of one level of the reading (assembly/reading.ts), so
+// that a link's address can be read where the link is used, in its sentence, as an
+// inline link's is: Markdown's `[label]: url` (footnotes `[^1]: url` alike) and a
+// plain-text footnote, `[1] url` alone on its line. The markup sets such an address
+// apart from the sentence that asks to fetch it; without this, `assess` traced the
+// address to its definition's line, which scores nothing.
+//
+// The table, at `t` on the reading's stack: a u32 count, a u32 slot mask, then per
+// definition eight u32 (label start, label length, the address's start, its end with
+// bit 31 set once it has been read at a use, the stretch the reading then drops, the
+// label's hash, a pad), then the hash slots (u16: definition index + 1), at least four
+// per definition. Definitions are in input order, up to 64 a level (a lookup probes at
+// most that many slots, comparing full hashes first); a label defined twice keeps its
+// first definition, as in Markdown.
+
+import { at, classOf, isScheme, K_WS, LF, SP, TAB } from './syntax';
+
+const MAX_REFERENCES: u32 = 64;
+export const MAX_LABEL: usize = 64;
+const ENTRY: usize = 32;
+const HEAD: usize = 8;
+const LB: u32 = 0x5b;
+const RB: u32 = 0x5d;
+const COLON: u32 = 0x3a;
+const EMITTED: u32 = 0x80000000;
+
+/** Bytes a table of up to MAX_REFERENCES definitions may take. */
+export const REFERENCE_TABLE_BYTES: usize = HEAD + <usize>MAX_REFERENCES * ENTRY + 256 * 2;
+
+// The definition defAt found: its label, the address token, and the stretch the
+// reading drops once the address has been read at a use (the token, or <token>).
+let labelFrom: usize = 0;
+let labelTo: usize = 0;
+let urlFrom: usize = 0;
+let urlTo: usize = 0;
+let dropFrom: usize = 0;
+let dropTo: usize = 0;
+
+@inline function isBlank(c: u32): bool {
+  return c == SP || c == TAB;
+}
+
+/** Whether s[from, to) holds only digits (1–3 of them). */
+function isFootnoteNumber(s: usize, from: usize, to: usize): bool {
+  if (to - from > 3) return false;
+  for (let k = from; k < to; k++) if (at(s, k) < 0x30 || at(s, k) > 0x39) return false;
+  return true;
+}
+
+/**
+ * Whether the line at i (a line start) is a definition: up to three spaces, `[label]`
+ * (1–64 bytes, no bracket or newline), then `:` and the address (bare or in <…>), or,
+ * for a label of 1–3 digits, blanks and an absolute address that ends the line. Sets
+ * the fields above. Looks no further than the line.
+ */
+function defAt(s: usize, n: usize, i: usize): bool {
+  let j = i;
+  while (j < n && j - i < 3 && at(s, j) == SP) j++;
+  if (j >= n || at(s, j) != LB) return false;
+  let e = j + 1;
+  while (e < n && e - j - 1 <= MAX_LABEL) {
+    const c = at(s, e);
+    if (c == RB || c == LB || c == LF) break;
+    e++;
+  }
+  if (e >= n || at(s, e) != RB || e == j + 1 || e - j - 1 > MAX_LABEL) return false;
+  labelFrom = j + 1;
+  labelTo = e;
+  let m = e + 1;
+  const colon = m < n && at(s, m) == COLON;
+  if (colon) m++;
+  else if (!isFootnoteNumber(s, labelFrom, labelTo)) return false;
+  const blanks = m;
+  while (m < n && isBlank(at(s, m))) m++;
+  if (m == blanks || m >= n) return false;
+  dropFrom = m;
+  const angled = colon && at(s, m) == 0x3c;
+  if (angled) m++;
+  urlFrom = m;
+  while (m < n && (classOf(at(s, m)) & K_WS) == 0 && !(angled && at(s, m) == 0x3e)) m++;
+  urlTo = m;
+  if (urlTo == urlFrom) return false;
+  if (angled) {
+    if (m >= n || at(s, m) != 0x3e) return false;
+    m++;
+  }
+  dropTo = m;
+  if (colon) return true;
+  // A plain footnote: an absolute address, and nothing after it on the line.
+  let c = urlFrom;
+  while (c < urlTo && c - urlFrom < 7 && at(s, c) != COLON) c++;
+  if (c >= urlTo || at(s, c) != COLON || !isScheme(s, urlFrom, c)) return false;
+  while (m < n && (isBlank(at(s, m)) || at(s, m) == 0x0d)) m++;
+  return m >= n || at(s, m) == LF;
+}
+
+@inline function lower(c: u32): u32 {
+  return c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
+}
+
+function hashOf(s: usize, from: usize, to: usize): u32 {
+  let h: u32 = 0x811c9dc5;
+  for (let k = from; k < to; k++) h = (h ^ lower(at(s, k))) * 0x01000193;
+  return h;
+}
+
+function sameLabel(s: usize, a: usize, b: usize, len: usize): bool {
+  for (let k: usize = 0; k < len; k++) if (lower(at(s, a + k)) != lower(at(s, b + k))) return false;
+  return true;
+}
+
+@inline function entry(t: usize, k: u32): usize {
+  return t + HEAD + <usize>k * ENTRY;
+}
+
+/** The definition labelled s[from, to) in the table at t (case aside), or -1. */
+export function referenceFor(t: usize, s: usize, from: usize, to: usize): i32 {
+  const mask = load<u32>(t, 4);
+  const slots = t + HEAD + <usize>load<u32>(t) * ENTRY;
+  // The slots are at least twice the definitions: an empty one ends every probe.
+  const hash = hashOf(s, from, to);
+  let h = hash & mask;
+  let v = <u32>load<u16>(slots + (<usize>h << 1));
+  while (v != 0) {
+    const d = entry(t, v - 1);
+    if (load<u32>(d, 24) == hash && <usize>load<u32>(d, 4) == to - from && sameLabel(s, <usize>load<u32>(d), from, to - from)) return <i32>(v - 1);
+    h = (h + 1) & mask;
+    v = <u32>load<u16>(slots + (<usize>h << 1));
+  }
+  return -1;
+}
+
+/**
+ * The definitions of s[0, n), written at t: the table's bytes, or 0 when there are
+ * none. One pass over the line starts; each definition looks no further than its
+ * line, and each lookup at most at the labels sharing its slots.
+ */
+export function referencesOf(s: usize, n: usize, t: usize): usize {
+  let count: u32 = 0;
+  for (let i: usize = 0; i < n && count < MAX_REFERENCES; i++) {
+    if (i > 0 && at(s, i - 1) != LF) continue;
+    if (!defAt(s, n, i)) continue;
+    const d = entry(t, count);
+    store<u32>(d, <u32>labelFrom);
+    store<u32>(d, <u32>(labelTo - labelFrom), 4);
+    store<u32>(d, <u32>urlFrom, 8);
+    store<u32>(d, <u32>urlTo, 12);
+    store<u32>(d, <u32>dropFrom, 16);
+    store<u32>(d, <u32>dropTo, 20);
+    store<u32>(d, hashOf(s, labelFrom, labelTo), 24);
+    count++;
+  }
+  if (count == 0) return 0;
+  let size: u32 = 4;
+  while (size < count << 2) size <<= 1;
+  store<u32>(t, count);
+  store<u32>(t, size - 1, 4);
+  const slots = t + HEAD + <usize>count * ENTRY;
+  memory.fill(slots, 0, <usize>size << 1);
+  for (let k: u32 = 0; k < count; k++) {
+    const d = entry(t, k);
+    const from = <usize>load<u32>(d);
+    const to = from + <usize>load<u32>(d, 4);
+    if (referenceFor(t, s, from, to) >= 0) continue; // defined before: the first one holds
+    let h = load<u32>(d, 24) & (size - 1);
+    while (load<u16>(slots + (<usize>h << 1)) != 0) h = (h + 1) & (size - 1);
+    store<u16>(slots + (<usize>h << 1), <u16>(k + 1));
+  }
+  return HEAD + <usize>count * ENTRY + (<usize>size << 1);
+}
+
+@inline export function referenceCount(t: usize): u32 {
+  return load<u32>(t);
+}
+@inline export function referenceUrlFrom(t: usize, k: u32): usize {
+  return <usize>load<u32>(entry(t, k), 8);
+}
+@inline export function referenceUrlTo(t: usize, k: u32): usize {
+  return <usize>(load<u32>(entry(t, k), 12) & ~EMITTED);
+}
+@inline export function referenceDropFrom(t: usize, k: u32): usize {
+  return <usize>load<u32>(entry(t, k), 16);
+}
+@inline export function referenceDropTo(t: usize, k: u32): usize {
+  return <usize>load<u32>(entry(t, k), 20);
+}
+@inline export function referenceEmitted(t: usize, k: u32): bool {
+  return (load<u32>(entry(t, k), 12) & EMITTED) != 0;
+}
+@inline export function markEmitted(t: usize, k: u32): void {
+  store<u32>(entry(t, k), load<u32>(entry(t, k), 12) | EMITTED, 12);
+}
+@inline export function referenceLabelFrom(t: usize, k: u32): usize {
+  return <usize>load<u32>(entry(t, k));
+}
