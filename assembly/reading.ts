@@ -40,7 +40,7 @@
 
 import { letterLayer } from './letters';
 import {
-  markEmitted, MAX_LABEL, referenceCount, referenceDropFrom, referenceDropTo, referenceEmitted, referenceFor, referenceLabelFrom,
+  markEmitted, MAX_LABEL, nextDefinition, referenceCount, referenceDropFrom, referenceDropTo, referenceEmitted, referenceFor, referenceLabelFrom,
   referencesOf, referenceUrlFrom, referenceUrlTo, REFERENCE_TABLE_BYTES,
 } from './references';
 import {
@@ -429,9 +429,10 @@ function labelEnd(s: usize, n: usize, from: usize): usize {
 /**
  * A link reference used at the ']' at i (its '[' at `open`): `[text][label]`,
  * `[label][]` or `[label]` (a footnote `here [2]` alike), not an inline link `(…)`
- * or a definition `:`. When its label is defined later in this level (a definition
- * before its use is read in its place) and its address has not been read yet, the
- * address is read here, as an inline link's is, and its definition drops it. Returns
+ * or a definition `:`. When its label is defined later in this level (the first such
+ * definition; one before the use is read in its place), the address is read here, as an inline link's
+ * is, at every such use while the budget lasts (a harmless first use must not take
+ * it from the sentence that asks to fetch it), and its definition drops it. Returns
  * where the reading resumes, or 0. Looks at most 2·MAX_LABEL bytes, each '[' once.
  */
 function referenceUse(s: usize, n: usize, open: usize, i: usize, refs: usize): usize {
@@ -453,13 +454,14 @@ function referenceUse(s: usize, n: usize, open: usize, i: usize, refs: usize): u
     }
   }
   if (to == from || labelEnd(s, n, from) != to) return 0;
-  const k = referenceFor(refs, s, from, to);
-  if (k < 0 || referenceLabelFrom(refs, k) == from || referenceDropFrom(refs, k) < i || referenceEmitted(refs, k)) return 0;
-  const url = referenceUrlFrom(refs, k);
-  const len = referenceUrlTo(refs, k) - url;
+  let k = referenceFor(refs, s, from, to);
+  while (k >= 0 && referenceDropFrom(refs, <u32>k) < i) k = nextDefinition(refs, <u32>k); // the first definition after the use
+  if (k < 0 || referenceLabelFrom(refs, <u32>k) == from) return 0;
+  const url = referenceUrlFrom(refs, <u32>k);
+  const len = referenceUrlTo(refs, <u32>k) - url;
   if (len + 2 > referenceBudget) return 0;
   referenceBudget -= len + 2;
-  markEmitted(refs, k);
+  markEmitted(refs, <u32>k);
   putInline(s + url, len);
   return resume;
 }

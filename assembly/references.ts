@@ -1,17 +1,19 @@
 // Link reference definitions of one level of the reading (assembly/reading.ts), so
 // that a link's address can be read where the link is used, in its sentence, as an
-// inline link's is: Markdown's `[label]: url` (footnotes `[^1]: url` alike) and a
-// plain-text footnote, `[1] url` alone on its line. The markup sets such an address
+// inline link's is: Markdown's `[label]: url`, footnotes `[^1]: … url` and plain-text
+// footnotes `[1] … url`. The markup sets such an address
 // apart from the sentence that asks to fetch it; without this, `assess` traced the
 // address to its definition's line, which scores nothing.
 //
 // The table, at `t` on the reading's stack: a u32 count, a u32 slot mask, then per
 // definition eight u32 (label start, label length, the address's start, its end with
 // bit 31 set once it has been read at a use, the stretch the reading then drops, the
-// label's hash, a pad), then the hash slots (u16: definition index + 1), at least four
-// per definition. Definitions are in input order, up to 64 a level (a lookup probes at
-// most that many slots, comparing full hashes first); a label defined twice keeps its
-// first definition, as in Markdown.
+// label's hash, the next definition of the same label + 1), then the hash slots (u16:
+// definition index + 1), at least four per definition. Definitions are in input order,
+// up to 64 a level (a lookup probes at most that many slots, comparing full hashes
+// first). A label defined again is chained to its first definition, and a use takes
+// the first definition after it: where Markdown keeps the first, a result that joins
+// messages (a quoted reply, an inbox) numbers each message's footnotes afresh.
 
 import { at, classOf, isScheme, K_WS, LF, SP, TAB } from './syntax';
 
@@ -22,6 +24,8 @@ const HEAD: usize = 8;
 const LB: u32 = 0x5b;
 const RB: u32 = 0x5d;
 const COLON: u32 = 0x3a;
+const CARET: u32 = 0x5e;
+const MAX_PREFIX: usize = 8;
 const EMITTED: u32 = 0x80000000;
 
 /** Bytes a table of up to MAX_REFERENCES definitions may take. */
@@ -40,22 +44,71 @@ let dropTo: usize = 0;
   return c == SP || c == TAB;
 }
 
-/** Whether s[from, to) holds only digits (1–3 of them). */
+/** Whether s[from, to) holds only digits (1–4 of them): a plain footnote's number. */
 function isFootnoteNumber(s: usize, from: usize, to: usize): bool {
-  if (to - from > 3) return false;
+  if (to - from > 4) return false;
   for (let k = from; k < to; k++) if (at(s, k) < 0x30 || at(s, k) > 0x39) return false;
   return true;
 }
 
+/** Whether the token s[p, to) starts with http:, https:, ftp: or mailto:, in any case. */
+function isAbsolute(s: usize, p: usize, to: usize): bool {
+  let c = p;
+  while (c < to && c - p < 7 && at(s, c) != COLON) c++;
+  return c < to && at(s, c) == COLON && isScheme(s, p, c);
+}
+
+@inline function isTrailing(c: u32): bool {
+  return c == 0x2e || c == 0x2c || c == 0x3b || c == COLON || c == 0x29 || c == 0x3e;
+}
+
 /**
- * Whether the line at i (a line start) is a definition: up to three spaces, `[label]`
- * (1–64 bytes, no bracket or newline), then `:` and the address (bare or in <…>), or,
- * for a label of 1–3 digits, blanks and an absolute address that ends the line. Sets
- * the fields above. Looks no further than the line.
+ * The first absolute address among the tokens of the line from m (a footnote's text:
+ * "Patched build: https://…"): the token without a leading '<' or '(' or trailing
+ * '.', ',', ';', ':', ')' or '>' (urlFrom, urlTo), and the whole token to drop.
+ */
+function addressIn(s: usize, n: usize, m: usize): bool {
+  while (m < n && at(s, m) != LF) {
+    if ((classOf(at(s, m)) & K_WS) != 0) {
+      m++;
+      continue;
+    }
+    const from = m;
+    while (m < n && (classOf(at(s, m)) & K_WS) == 0) m++;
+    let a = from;
+    let z = m;
+    while (a < z && (at(s, a) == 0x3c || at(s, a) == 0x28)) a++;
+    while (z > a && isTrailing(at(s, z - 1))) z--;
+    if (z > a && isAbsolute(s, a, z)) {
+      urlFrom = a;
+      urlTo = z;
+      dropFrom = from;
+      dropTo = m;
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Whether the line at i (a line start) is a definition: up to eight bytes of blanks
+ * and blockquote marks with at most one list bullet, `[label]` (1–64 bytes, no bracket
+ * or newline), then either `:` and the address (its first token, bare or in <…>; for a
+ * footnote `[^…]:`, the first absolute address on the line), or, for a label of 1–4
+ * digits (a plain footnote), the first absolute address on the line. Sets the fields
+ * above. Looks no further than the line.
  */
 function defAt(s: usize, n: usize, i: usize): bool {
   let j = i;
-  while (j < n && j - i < 3 && at(s, j) == SP) j++;
+  let bullet = false;
+  while (j < n && j - i < MAX_PREFIX) {
+    const c = at(s, j);
+    if (c == SP || c == TAB || c == 0x3e) j++;
+    else if (!bullet && (c == 0x2d || c == 0x2a || c == 0x2b) && j + 1 < n && isBlank(at(s, j + 1))) {
+      bullet = true;
+      j += 2;
+    } else break;
+  }
   if (j >= n || at(s, j) != LB) return false;
   let e = j + 1;
   while (e < n && e - j - 1 <= MAX_LABEL) {
@@ -70,11 +123,11 @@ function defAt(s: usize, n: usize, i: usize): bool {
   const colon = m < n && at(s, m) == COLON;
   if (colon) m++;
   else if (!isFootnoteNumber(s, labelFrom, labelTo)) return false;
-  const blanks = m;
+  if (!colon || at(s, labelFrom) == CARET) return addressIn(s, n, m);
   while (m < n && isBlank(at(s, m))) m++;
-  if (m == blanks || m >= n) return false;
+  if (m >= n) return false;
   dropFrom = m;
-  const angled = colon && at(s, m) == 0x3c;
+  const angled = at(s, m) == 0x3c;
   if (angled) m++;
   urlFrom = m;
   while (m < n && (classOf(at(s, m)) & K_WS) == 0 && !(angled && at(s, m) == 0x3e)) m++;
@@ -85,13 +138,7 @@ function defAt(s: usize, n: usize, i: usize): bool {
     m++;
   }
   dropTo = m;
-  if (colon) return true;
-  // A plain footnote: an absolute address, and nothing after it on the line.
-  let c = urlFrom;
-  while (c < urlTo && c - urlFrom < 7 && at(s, c) != COLON) c++;
-  if (c >= urlTo || at(s, c) != COLON || !isScheme(s, urlFrom, c)) return false;
-  while (m < n && (isBlank(at(s, m)) || at(s, m) == 0x0d)) m++;
-  return m >= n || at(s, m) == LF;
+  return true;
 }
 
 @inline function lower(c: u32): u32 {
@@ -130,6 +177,18 @@ export function referenceFor(t: usize, s: usize, from: usize, to: usize): i32 {
   return -1;
 }
 
+/** The start of the line after the one holding i, or n: 16 bytes at a time, as every level of the reading pays for this scan. */
+function lineAfter(s: usize, n: usize, i: usize): usize {
+  const lf = i8x16.splat(<i8>LF);
+  while (i + 16 <= n) {
+    const bits = i8x16.bitmask(i8x16.eq(v128.load(s + i), lf));
+    if (bits != 0) return i + <usize>ctz(bits) + 1;
+    i += 16;
+  }
+  while (i < n && at(s, i) != LF) i++;
+  return i + 1;
+}
+
 /**
  * The definitions of s[0, n), written at t: the table's bytes, or 0 when there are
  * none. One pass over the line starts; each definition looks no further than its
@@ -137,8 +196,7 @@ export function referenceFor(t: usize, s: usize, from: usize, to: usize): i32 {
  */
 export function referencesOf(s: usize, n: usize, t: usize): usize {
   let count: u32 = 0;
-  for (let i: usize = 0; i < n && count < MAX_REFERENCES; i++) {
-    if (i > 0 && at(s, i - 1) != LF) continue;
+  for (let i: usize = 0; i < n && count < MAX_REFERENCES; i = lineAfter(s, n, i)) {
     if (!defAt(s, n, i)) continue;
     const d = entry(t, count);
     store<u32>(d, <u32>labelFrom);
@@ -148,6 +206,7 @@ export function referencesOf(s: usize, n: usize, t: usize): usize {
     store<u32>(d, <u32>dropFrom, 16);
     store<u32>(d, <u32>dropTo, 20);
     store<u32>(d, hashOf(s, labelFrom, labelTo), 24);
+    store<u32>(d, 0, 28);
     count++;
   }
   if (count == 0) return 0;
@@ -161,7 +220,13 @@ export function referencesOf(s: usize, n: usize, t: usize): usize {
     const d = entry(t, k);
     const from = <usize>load<u32>(d);
     const to = from + <usize>load<u32>(d, 4);
-    if (referenceFor(t, s, from, to) >= 0) continue; // defined before: the first one holds
+    let last = referenceFor(t, s, from, to);
+    if (last >= 0) {
+      // Defined before: chained after the last definition of the label.
+      while (load<u32>(entry(t, <u32>last), 28) != 0) last = <i32>load<u32>(entry(t, <u32>last), 28) - 1;
+      store<u32>(entry(t, <u32>last), k + 1, 28);
+      continue;
+    }
     let h = load<u32>(d, 24) & (size - 1);
     while (load<u16>(slots + (<usize>h << 1)) != 0) h = (h + 1) & (size - 1);
     store<u16>(slots + (<usize>h << 1), <u16>(k + 1));
@@ -192,4 +257,8 @@ export function referencesOf(s: usize, n: usize, t: usize): usize {
 }
 @inline export function referenceLabelFrom(t: usize, k: u32): usize {
   return <usize>load<u32>(entry(t, k));
+}
+/** The next definition of definition k's label, or -1. */
+@inline export function nextDefinition(t: usize, k: u32): i32 {
+  return <i32>load<u32>(entry(t, k), 28) - 1;
 }

@@ -197,7 +197,7 @@ describe('the structure layer, rule by rule', () => {
     expectParity(encoder.encode('<a href="#dl" data-url="https://x.example/d" src=ftp:x action="Mailto:y" formaction=" https://a b">z</a>'), 'links beyond href');
   });
 
-  it('reads a link reference\'s address where it is used, once, when its definition comes after', () => {
+  it('reads a link reference\'s address where it is used, at every use before its definition', () => {
     expect(reading('Get it [here][dl] now.\n\n[dl]: https://x.example/a "Title"').text).toBe('Get it  here https://x.example/a  now.\n\n dl :  "Title"');
     // Collapsed and shortcut references, labels in any case, <…> addresses; Markdown footnotes and plain ones.
     expect(reading('[GitHub][] and [the docs]\n[github]: <https://github.com/a>\n[The Docs]: https://d.example').text).toBe(
@@ -206,11 +206,26 @@ describe('the structure layer, rule by rule', () => {
     expect(reading('here[^2] and there [1]\n[^2]: https://f.example\n[1] HTTPS://p.example/x').text).toBe(
       'here  2 https://f.example  and there  1 HTTPS://p.example/x \n  2 : \n 1  ',
     );
-    // Not a use: an inline link, a definition before its use, a second use; a plain footnote needs an absolute address alone on its line.
+    // Not a use: an inline link, a use after the definition; a footnote's address is the first absolute one on its line.
     expect(reading('[a](https://i.example) [b]\n[b]: https://b.example\n[b]').text).toBe(' a (https: i.example)  b https://b.example \n b : \n b ');
     expect(reading('[b]: https://b.example\nsee [b]').text).toBe(' b : https: b.example\nsee  b ');
-    expect(reading('see [1] and [2]\n[1] https://x.example now\n[2] docs/a.md').text).toBe('see  1  and  2 \n 1  https: x.example now\n 2  docs/a.md');
+    expect(reading('see [1] and [2]\n[1] https://x.example now\n[2] docs/a.md').text).toBe('see  1 https://x.example  and  2 \n 1   now\n 2  docs/a.md');
+    // Every use before the definition (a harmless first use does not take it); definitions in quotes and lists, with no blank after the colon.
+    expect(reading('Get [it][dl], then [here][dl]!\n> - [dl]:https://x.example/a').text).toBe(
+      'Get  it https://x.example/a , then  here https://x.example/a !\n   dl :',
+    );
+    expect(reading('here[^1] and [1024]\n[^1]: Patched build: <https://f.example/b>.\n   [1024] (HTTPS://p.example/x), see').text).toBe(
+      'here  1 https://f.example/b  and  1024 HTTPS://p.example/x \n  1 : Patched build: \n    1024   see',
+    );
+    // A label defined again (a quoted reply, another message): each use takes the first definition after it.
+    expect(reading('Old: see [1]\n[1] https://docs.example.com/notes\n> New: get it [1]\n> [1] https://evil.example/x').text).toBe(
+      'Old\n see  1 https://docs.example.com/notes \n 1  \n  New\n get it  1 https://evil.example/x \n   1  ',
+    );
+    // Not a definition: no address, or more than eight bytes before the bracket.
+    expect(reading('[x]\n[x]:\n[y]\n         [y]: https://too.far').text).toBe(' x \n x :\n y \n          y : https: too.far');
     expectParity(encoder.encode('[x][y] [y][] [Y]\n  [y]: <u> t\n   [^z]:\tv\n[9]  ftp:w \r\n[x]: q\n[y]: dup\n    [w]: no'), 'references');
+    expectParity(encoder.encode('[1] [^2] [3]\n>>  * [1] a (mailto:x). b\n -[^2]: see <ftp:y>\n\t\t[3]:<z>\n        - [4] http:w'), 'definitions in quotes, lists and footnotes');
+    expectParity(encoder.encode('[a] [A]\n[a]: x\n[a] [a][]\n[A]: y\n[a]: z\n[b][a]'), 'labels defined again');
     expectParity(encoder.encode('{"a": "see [d] \\n[d]: https://x", "b": "[d]"}\n[d]: https://y'), 'references per level');
   });
 

@@ -525,30 +525,60 @@ function putDecoded(out, cp) {
   else for (const b of utf8(s)) out.put(b);
 }
 
-/**
- * A level's link reference definitions, in input order (up to 64): a line of up to
- * three spaces, `[label]` (1–64 bytes, no bracket or newline), then `:`, blanks and
- * an address (bare or in <…>), or for a label of 1–3 digits, blanks and an absolute
- * address alone to the line's end. { label (lower case), labelFrom, url, drop: [from, to] }.
- */
 const asciiLower = (text) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
+/** The first absolute address among the tokens of a line's text (a footnote's): { from, to, dropFrom, dropTo } in src, or null. */
+function addressIn(src, m) {
+  const line = Buffer.from(src.subarray(m, src.indexOf(LF, m) < 0 ? src.length : src.indexOf(LF, m))).toString('latin1');
+  for (const t of line.matchAll(/[^ \t\x0b\x0c\r]+/g)) {
+    const lead = /^[<(]*/.exec(t[0])[0].length;
+    const core = t[0].slice(lead).replace(/[.,;:)>]+$/, '');
+    const scheme = /^([a-z]{3,6}):/i.exec(core);
+    if (core && scheme && SCHEMES.has(scheme[1].toLowerCase())) {
+      const dropFrom = m + t.index;
+      return { from: dropFrom + lead, to: dropFrom + lead + core.length, dropFrom, dropTo: dropFrom + t[0].length };
+    }
+  }
+  return null;
+}
+
+/**
+ * A level's link reference definitions, in input order (up to 64). A line: up to
+ * eight bytes of blanks and blockquote marks with at most one list bullet, `[label]`
+ * (1–64 bytes, no bracket or newline), then `:` and an address (its first token,
+ * bare or in <…>; a footnote `[^…]:` its first absolute address), or for a label of
+ * 1–4 digits the first absolute address on the line.
+ * { label (ASCII lower case), labelFrom, url, drop: [from, to] }.
+ */
 function referencesOf(src) {
-  const text = Buffer.from(src).toString('latin1');
   const defs = [];
-  // Whitespace is ASCII's (\s would take U+00A0, a UTF-8 continuation byte here); a line starts after \n only.
-  const W = ' \\t\\n\\x0b\\x0c\\r';
-  const re = new RegExp(`(?<![^\\n]) {0,3}\\[([^\\[\\]\\n]{1,64})\\](?::([ \\t]+)(?:<([^${W}>]+)>|([^<${W}][^${W}]*))|([ \\t]+)([^${W}]+)[ \\t\\r]*(?![^\\n]))`, 'g');
-  for (const m of text.matchAll(re)) {
-    if (defs.length === 64) break;
-    const labelFrom = m.index + m[0].indexOf('[') + 1;
-    const colon = m[2] !== undefined;
-    const url = colon ? (m[3] ?? m[4]) : m[6];
-    if (!colon && !(/^\d{1,3}$/.test(m[1]) && /^[a-z]{3,6}:/i.test(url) && SCHEMES.has(url.slice(0, url.indexOf(':')).toLowerCase()))) continue;
-    const dropFrom = labelFrom + m[1].length + 1 + (colon ? 1 : 0) + (colon ? m[2] : m[5]).length;
-    const dropTo = dropFrom + url.length + (m[3] !== undefined ? 2 : 0);
-    const urlFrom = dropFrom + (m[3] !== undefined ? 1 : 0);
-    defs.push({ label: asciiLower(m[1]), labelFrom, url: src.subarray(urlFrom, urlFrom + url.length), drop: [dropFrom, dropTo], emitted: false });
+  for (let i = 0; i < src.length && defs.length < 64; i++) {
+    if (i > 0 && src[i - 1] !== LF) continue;
+    const line = Buffer.from(src.subarray(i, src.indexOf(LF, i) < 0 ? src.length : src.indexOf(LF, i))).toString('latin1');
+    const m = /^([ \t>]*(?:[-*+][ \t][ \t>]*)?)\[([^[\]]{1,64})\](:?)/.exec(line);
+    if (!m) continue;
+    const prefix = m[1];
+    const bulletAt = prefix.search(/[-*+]/);
+    if (!(prefix.length <= 8 || (prefix.length === 9 && bulletAt === 7))) continue;
+    const labelFrom = i + prefix.length + 1;
+    const label = m[2];
+    const colon = m[3] === ':';
+    if (!colon && !/^\d{1,4}$/.test(label)) continue;
+    let after = labelFrom + label.length + 1 + (colon ? 1 : 0);
+    let def;
+    if (!colon || label[0] === '^') {
+      const a = addressIn(src, after);
+      if (a) def = { url: [a.from, a.to], drop: [a.dropFrom, a.dropTo] };
+    } else {
+      const t = /^[ \t]*(?:<([^ \t\n\x0b\x0c\r>]+)>|([^< \t\n\x0b\x0c\r][^ \t\n\x0b\x0c\r]*))/.exec(line.slice(after - i));
+      if (t) {
+        const dropFrom = after + t[0].length - (t[1] !== undefined ? t[1].length + 2 : t[2].length);
+        const from = dropFrom + (t[1] !== undefined ? 1 : 0);
+        const len = (t[1] ?? t[2]).length;
+        def = { url: [from, from + len], drop: [dropFrom, from + len + (t[1] !== undefined ? 1 : 0)] };
+      }
+    }
+    if (def) defs.push({ label: asciiLower(label), labelFrom, url: src.subarray(def.url[0], def.url[1]), drop: def.drop, emitted: false });
   }
   return defs;
 }
@@ -577,8 +607,8 @@ function readLevel(out, src, depth) {
     } else cellSplit = true;
   };
   const defs = referencesOf(src);
-  const byLabel = new Map();
-  for (const d of defs) if (!byLabel.has(d.label)) byLabel.set(d.label, d);
+  const byLabel = new Map(); // label → its definitions in input order
+  for (const d of defs) byLabel.set(d.label, [...(byLabel.get(d.label) ?? []), d]);
   let nextRef = 0;
   let openAt = -1; // the last '[' that no ']' has closed yet
   // The ']' of a bracket label that starts at `from`, within 64 bytes, no '[' or newline before it, or -1.
@@ -684,8 +714,8 @@ function readLevel(out, src, depth) {
     if (c === 0x5b) openAt = i;
     else if (c === 0x5d && openAt >= 0) {
       // A link reference used here ([text][label], [label][], [label]) whose definition
-      // comes later: its address is read here, once, from a budget of the input's length
-      // (its definition then drops it and gives its length back).
+      // comes later: its address is read here, at every such use, from a budget of the
+      // input's length (its definition then drops it and gives its length back).
       const open = openAt;
       openAt = -1;
       let [from, to, resume] = [open + 1, i, i + 1];
@@ -698,8 +728,9 @@ function readLevel(out, src, depth) {
           resume = e + 1;
         }
       }
-      const d = use && to > from && labelEnd(from) === to ? byLabel.get(asciiLower(Buffer.from(src.subarray(from, to)).toString('latin1'))) : undefined;
-      if (d && d.labelFrom !== from && d.drop[0] >= i && !d.emitted && d.url.length + 2 <= out.referenceBudget) {
+      const label = use && to > from && labelEnd(from) === to ? asciiLower(Buffer.from(src.subarray(from, to)).toString('latin1')) : undefined;
+      const d = byLabel.get(label)?.find((def) => def.drop[0] >= i); // the first definition after the use
+      if (d && d.labelFrom !== from && d.url.length + 2 <= out.referenceBudget) {
         out.referenceBudget -= d.url.length + 2;
         d.emitted = true;
         out.put(SP);
