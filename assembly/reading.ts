@@ -46,7 +46,7 @@ import {
 import {
   AMP, at, BANG, blockAt, blockLen, blockResume, BS, cellComma, classOf, closerStop, COMMA, CR, DASH, decodeEntities,
   decodeString, DQ, encode, entityAt, entityCp, entityRepeat, EQ, escapeAt, escKind, escValue, ESC_CP, ESC_LITERAL,
-  find3, findCloser, GT, hasBlock, HASH, isLineSpace, isScheme, keyAt, keyMarker, K_MARKUP, K_NAME, K_RUN, K_SPECIAL, K_WS, LF,
+  find3, findCloser, GT, hasBlock, HASH, isAbsoluteUrl, isLineSpace, keyAt, keyMarker, K_MARKUP, K_NAME, K_RUN, K_SPECIAL, K_WS, LF,
   lineMarkerAt, LT, MAX_DEPTH, MIN_LINE, MIN_SEGMENT, PIPE, QUESTION, settle, SLASH, SP, SQ, STAR, structuralBefore,
   TAB, tagAt, tagAttrFrom, tagAttrTo, tagKind, tagReach, TAG_BLOCK, TAG_BR,
   specialBits, specialTablesAgree,
@@ -216,13 +216,6 @@ function urlToken(p: usize, len: usize, dst: usize): usize {
   return w - dst;
 }
 
-/** Whether the URL token at p (len bytes) starts with http:, https:, ftp: or mailto:, in any case. */
-function isAbsoluteUrl(p: usize, len: usize): bool {
-  let colon: usize = 0;
-  while (colon < len && colon < 7 && load<u8>(p + colon) != 0x3a) colon++;
-  return colon < len && load<u8>(p + colon) == 0x3a && isScheme(p, 0, colon);
-}
-
 /**
  * The link the attribute named s[from, to) carries, its decoded value at v (len
  * bytes): the length of its URL token, written at `dst`, or 0. An `href` (or
@@ -231,7 +224,7 @@ function isAbsoluteUrl(p: usize, len: usize): bool {
  */
 function linkOf(s: usize, from: usize, to: usize, v: usize, len: usize, dst: usize): usize {
   const token = urlToken(v, len, dst);
-  return token != 0 && (isHref(s, from, to) || isAbsoluteUrl(dst, token)) ? token : 0;
+  return token != 0 && (isHref(s, from, to) || isAbsoluteUrl(dst, 0, token)) ? token : 0;
 }
 
 /** A decoded value in running text, between spaces: its markup characters read as spaces, as in the text around it. */
@@ -296,6 +289,20 @@ function attributeAt(s: usize, p: usize, to: usize): bool {
 }
 
 /**
+ * The start of the first attribute with a value in s[p, to) (attributeAt's fields
+ * set), or `to`. A name that fails fails alike from each of its bytes, so it is
+ * skipped whole: the scan is linear.
+ */
+function nextAttribute(s: usize, p: usize, to: usize): usize {
+  while (p < to) {
+    if ((classOf(at(s, p)) & K_NAME) == 0) p++;
+    else if (attributeAt(s, p, to)) return p;
+    else p = attrNameTo;
+  }
+  return to;
+}
+
+/**
  * A tag's links (`linkOf`: an href, quoted or not, and any value that is an absolute
  * URL), read in the running text where the tag stands, between spaces, as a Markdown
  * link's address is. Called before a block tag's line break and before the other
@@ -305,19 +312,10 @@ function attributeAt(s: usize, p: usize, to: usize): bool {
  */
 function inlineLinks(s: usize, from: usize, to: usize): void {
   noDq = noSq = false;
-  for (let p = from; p < to; ) {
-    if ((classOf(at(s, p)) & K_NAME) == 0) {
-      p++;
-      continue;
-    }
-    if (!attributeAt(s, p, to)) {
-      p = attrNameTo; // every start inside this name fails alike
-      continue;
-    }
+  for (let p = nextAttribute(s, from, to); p < to; p = nextAttribute(s, attrEnd, to)) {
     const value = stack;
     const len = linkOf(s, p, attrNameTo, value, decodeEntities(s + attrValueFrom, attrValueTo - attrValueFrom, value), value);
     if (len != 0) putInline(value, len);
-    p = attrEnd;
   }
 }
 
@@ -336,39 +334,27 @@ function readAttributes(s: usize, from: usize, to: usize, depth: u32): void {
   let r = rest;
   let gap = from;
   noDq = noSq = false;
-  for (let p = from; p < to; ) {
-    if ((classOf(at(s, p)) & K_NAME) == 0) {
-      p++;
-      continue;
-    }
-    if (!attributeAt(s, p, to)) {
-      p = attrNameTo;
-      continue;
-    }
-    memory.copy(r, s + gap, p - gap);
-    const end = attrEnd;
+  for (let p = nextAttribute(s, from, to); p < to; ) {
+    const end = attrEnd; // the segment below reads its own tags with these fields
     const value = stack;
     const len = decodeEntities(s + attrValueFrom, attrValueTo - attrValueFrom, value);
-    if (linkOf(s, p, attrNameTo, value, len, value + len) != 0) {
-      r += p - gap; // read in place by inlineLinks
-      gap = p = end;
-      continue;
+    const inlined = linkOf(s, p, attrNameTo, value, len, value + len) != 0; // read in place by inlineLinks
+    // An unquoted href that is not one token as a URL stays words of the tag.
+    if (inlined || attrQuoted) {
+      memory.copy(r, s + gap, p - gap);
+      r += p - gap;
+      gap = end;
     }
-    if (!attrQuoted) {
-      p = end; // an unquoted href that is not one token as a URL: words of the tag
-      continue;
+    if (!inlined && attrQuoted) {
+      stack += len;
+      const dq = noDq;
+      const sq = noSq;
+      segment(value, len, depth);
+      noDq = dq;
+      noSq = sq;
+      stack = value;
     }
-    r += p - gap;
-    gap = end;
-    stack += len;
-    // The segment's own tags scan their attributes with these fields: keep this tag's.
-    const dq = noDq;
-    const sq = noSq;
-    segment(value, len, depth);
-    noDq = dq;
-    noSq = sq;
-    stack = value;
-    p = end;
+    p = nextAttribute(s, end, to);
   }
   memory.copy(r, s + gap, to - gap);
   r += to - gap;

@@ -15,7 +15,7 @@
 // the first definition after it: where Markdown keeps the first, a result that joins
 // messages (a quoted reply, an inbox) numbers each message's footnotes afresh.
 
-import { at, classOf, isScheme, K_WS, LF, SP, TAB } from './syntax';
+import { at, classOf, isAbsoluteUrl, K_WS, LF, SP, TAB } from './syntax';
 
 const MAX_REFERENCES: u32 = 64;
 export const MAX_LABEL: usize = 64;
@@ -51,13 +51,6 @@ function isFootnoteNumber(s: usize, from: usize, to: usize): bool {
   return true;
 }
 
-/** Whether the token s[p, to) starts with http:, https:, ftp: or mailto:, in any case. */
-function isAbsolute(s: usize, p: usize, to: usize): bool {
-  let c = p;
-  while (c < to && c - p < 7 && at(s, c) != COLON) c++;
-  return c < to && at(s, c) == COLON && isScheme(s, p, c);
-}
-
 @inline function isTrailing(c: u32): bool {
   return c == 0x2e || c == 0x2c || c == 0x3b || c == COLON || c == 0x29 || c == 0x3e;
 }
@@ -79,7 +72,7 @@ function addressIn(s: usize, n: usize, m: usize): bool {
     let z = m;
     while (a < z && (at(s, a) == 0x3c || at(s, a) == 0x28)) a++;
     while (z > a && isTrailing(at(s, z - 1))) z--;
-    if (z > a && isAbsolute(s, a, z)) {
+    if (z > a && isAbsoluteUrl(s, a, z)) {
       urlFrom = a;
       urlTo = z;
       dropFrom = from;

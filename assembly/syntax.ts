@@ -480,6 +480,13 @@ export function keyAt(s: usize, n: usize, i: usize, dst: usize): isize {
   return <isize>k;
 }
 
+/** Whether the token s[from, to) starts with http:, https:, ftp: or mailto:, in any case: an absolute URL. */
+export function isAbsoluteUrl(s: usize, from: usize, to: usize): bool {
+  let colon = from;
+  while (colon < to && colon - from < 7 && at(s, colon) != COLON) colon++;
+  return colon < to && at(s, colon) == COLON && isScheme(s, from, colon);
+}
+
 /** Whether s[from, to) is http, https, ftp or mailto, in any case (a URL, not a key). */
 export function isScheme(s: usize, from: usize, to: usize): bool {
   if (to - from > 6) return false;

@@ -414,6 +414,9 @@ function attributeAt(src, p, to, none) {
 /** `href`, or a namespaced one (`xlink:href`). */
 const isHrefName = (src, from, to) => /^([\w:-]*:)?href$/i.test(String.fromCharCode(...src.subarray(from, to)));
 
+/** Whether a token starts with http:, https:, ftp: or mailto:, in any case. */
+const isAbsoluteUrl = (text) => SCHEMES.has(/^([a-z]{3,6}):/i.exec(text)?.[1].toLowerCase());
+
 /** A URL's bytes as a browser parses them: controls and spaces trimmed, tabs and newlines removed; null unless one token is left. */
 function urlToken(bytes) {
   let a = 0, z = bytes.length;
@@ -427,8 +430,7 @@ function urlToken(bytes) {
 function linkOf(src, from, to, value) {
   const token = urlToken(value);
   if (!token) return null;
-  const scheme = /^([a-z]{3,6}):/i.exec(String.fromCharCode(...token.slice(0, 8)));
-  return isHrefName(src, from, to) || (scheme && SCHEMES.has(scheme[1].toLowerCase())) ? token : null;
+  return isHrefName(src, from, to) || isAbsoluteUrl(String.fromCharCode(...token.slice(0, 8))) ? token : null;
 }
 
 /** A tag's links (an href, and any value that is an absolute URL), read where the tag stands (before a block tag's line break). */
@@ -533,8 +535,7 @@ function addressIn(src, m) {
   for (const t of line.matchAll(/[^ \t\x0b\x0c\r]+/g)) {
     const lead = /^[<(]*/.exec(t[0])[0].length;
     const core = t[0].slice(lead).replace(/[.,;:)>]+$/, '');
-    const scheme = /^([a-z]{3,6}):/i.exec(core);
-    if (core && scheme && SCHEMES.has(scheme[1].toLowerCase())) {
+    if (isAbsoluteUrl(core)) {
       const dropFrom = m + t.index;
       return { from: dropFrom + lead, to: dropFrom + lead + core.length, dropFrom, dropTo: dropFrom + t[0].length };
     }
