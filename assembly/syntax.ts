@@ -412,8 +412,23 @@ function foldLines(s: usize, n: usize, k: usize): usize {
   }
 }
 
-/** The closing quote of the string opened at i, or -1 (closerStop set). */
+/** Whether the quote at i follows '=' (blanks between): an attribute's or an argument's value. */
+function afterEquals(s: usize, i: usize): bool {
+  let k = <isize>i - 1;
+  while (k >= 0 && isLineSpace(at(s, <usize>k))) k--;
+  return k >= 0 && at(s, <usize>k) == EQ;
+}
+
+/**
+ * The closing quote of the string opened at i, or -1 (closerStop set). A value after
+ * '=' (`title="…"`, `f(a='…')`) ends at its first closing quote, as HTML and Python
+ * end it; any other string at the first one followed by a terminator, so that an
+ * unescaped quote inside hand-written JSON does not end it. Pairing an attribute's
+ * quote by the terminator rule (`<span a="b" <c>` broken before it) would take a later
+ * tag's quote as its closer and swallow that tag.
+ */
 export function findCloser(s: usize, n: usize, i: usize, q: u32): isize {
+  const first = afterEquals(s, i);
   for (let k = i + 1; k < n; k++) {
     const c = at(s, k);
     if (c == LF && q == SQ && !continuesQuote(s, n, k)) {
@@ -429,6 +444,7 @@ export function findCloser(s: usize, n: usize, i: usize, q: u32): isize {
       continue;
     }
     if (c != q) continue;
+    if (first) return <isize>k;
     if (k + 1 < n && at(s, k + 1) == q) {
       k++;
       continue;

@@ -114,6 +114,17 @@ describe('the structure layer, rule by rule', () => {
     expect(reading('x: "a "quoted" word", next').text).toBe('x\n \n\na "quoted" word\n\n, next');
   });
 
+  it('ends a value after = at its first closing quote, as HTML and Python do', () => {
+    expect(reading("f(scoring='accuracy') works").text).toBe('f(scoring=\n\naccuracy\n\n) works');
+    // A tag broken before its '>' leaves its values to the string rule: the next quote closes them,
+    // not a later tag's quote that a terminator follows, which would take that tag into the string.
+    expect(reading('<span a="b" <c>\nget it from <a title="-> now" href="https://x.example/a">here</a>').text).toBe(
+      ' span a=\n\nb\n\n \n\nget it from  https://x.example/a \n\n-  now\n\nhere',
+    );
+    expect(reading('x: "a "quoted" word", y = "one" two "three"').text).toBe('x\n \n\na "quoted" word\n\n, y = \n\none\n\n two "three"');
+    expectParity(encoder.encode('<i a="b" <c>\n<a t="->" href="u">x</a> k = \'v\' "w" z=""" q="'), 'values after =');
+  });
+
   it('decodes doubled quotes and escapes; " strings span lines, triple quotes run to their match', () => {
     expect(reading("note: 'it''s fine'").text).toBe("note\n \n\nit's fine\n\n");
     expect(reading('a,"say ""hi"" to them",b').text).toBe('a\n\n\nsay "hi" to them\n\n\nb');

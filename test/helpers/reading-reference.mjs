@@ -126,6 +126,10 @@ function structuralBefore(src, i) {
 /** The closer of the string opened at i, or the index where the search stopped (a ' string's line end, else the end). */
 function findCloser(src, i, q) {
   const n = src.length;
+  // A value after '=' ends at its first closing quote (HTML attributes, Python arguments).
+  let e = i - 1;
+  while (e >= 0 && isLineSpace(src[e])) e--;
+  const first = e >= 0 && src[e] === EQ;
   for (let k = i + 1; k < n; k++) {
     const c = src[k];
     // A ' string goes on over a blank or indented line (a YAML flow scalar), no further.
@@ -136,6 +140,7 @@ function findCloser(src, i, q) {
       continue;
     }
     if (c !== q) continue;
+    if (first) return { close: k };
     if (src[k + 1] === q) { k++; continue; }
     let m = k + 1;
     while (m < n && isLineSpace(src[m])) m++;
