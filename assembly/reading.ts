@@ -6,8 +6,10 @@
 // Structure layer (one scanner over the input, recursive into string contents):
 //  1. a quote at a structural position (line start, after { [ ( , : = | >, after a
 //     line-opening - * # //) opens a string: its content, decoded, is read again as a
-//     segment of its own (a blank line, its reading, a blank line). ' strings end with
-//     their line, " strings may span lines, """/''' run to the matching triple;
+//     segment of its own (a blank line, its reading, a blank line). A string after =
+//     ends at its first closing quote, any other at the first one a terminator follows;
+//     ' strings end with their line, " strings may span lines, """/''' run to the
+//     matching triple;
 //  2. comments and CDATA are segments; a tag is removed (a block tag reads as a line
 //     break, <br> before a newline as nothing), its quoted attribute values (entities
 //     decoded) and its other words are segments, but a link's address (the first
@@ -416,9 +418,10 @@ function labelEnd(s: usize, n: usize, from: usize): usize {
  * A link reference used at the ']' at i (its '[' at `open`): `[text][label]`,
  * `[label][]` or `[label]` (a footnote `here [2]` alike), not an inline link `(…)`
  * or a definition `:`. When its label is defined later in this level (the first such
- * definition; one before the use is read in its place), the address is read here, as an inline link's
- * is, at every such use while the budget lasts (a harmless first use must not take
- * it from the sentence that asks to fetch it), and its definition drops it. Returns
+ * definition), the address is read here, as an inline link's is, at every such use
+ * while the budget lasts (a harmless first use must not take it from the sentence
+ * that asks to fetch it), and its definition drops it. A label defined only before
+ * the use takes the last such definition's address, which its line keeps. Returns
  * where the reading resumes, or 0. Looks at most 2·MAX_LABEL bytes, each '[' once.
  */
 function referenceUse(s: usize, n: usize, open: usize, i: usize, refs: usize): usize {
@@ -441,7 +444,12 @@ function referenceUse(s: usize, n: usize, open: usize, i: usize, refs: usize): u
   }
   if (to == from || labelEnd(s, n, from) != to) return 0;
   let k = referenceFor(refs, s, from, to);
-  while (k >= 0 && referenceDropFrom(refs, <u32>k) < i) k = nextDefinition(refs, <u32>k); // the first definition after the use
+  let before: i32 = -1;
+  while (k >= 0 && referenceDropFrom(refs, <u32>k) < i) {
+    before = k;
+    k = nextDefinition(refs, <u32>k); // the first definition after the use
+  }
+  if (k < 0) k = before; // or, when none follows, the last before it (its address was read there too)
   if (k < 0 || referenceLabelFrom(refs, <u32>k) == from) return 0;
   const url = referenceUrlFrom(refs, <u32>k);
   const len = referenceUrlTo(refs, <u32>k) - url;

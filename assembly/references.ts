@@ -1,7 +1,8 @@
 // Link reference definitions of one level of the reading (assembly/reading.ts), so
 // that a link's address can be read where the link is used, in its sentence, as an
-// inline link's is: Markdown's `[label]: url`, footnotes `[^1]: … url` and plain-text
-// footnotes `[1] … url`. The markup sets such an address
+// inline link's is: Markdown's `[label]: url`, footnotes `[^1]: … url`, plain-text
+// footnotes `[1] … url` and a text browser's numbered links (`1. url` under the page
+// that writes `[1]here`; decision 83). The markup sets such an address
 // apart from the sentence that asks to fetch it; without this, `assess` traced the
 // address to its definition's line, which scores nothing.
 //
@@ -102,14 +103,15 @@ function defAt(s: usize, n: usize, i: usize): bool {
       j += 2;
     } else break;
   }
-  if (j >= n || at(s, j) != LB) return false;
+  if (j < n && at(s, j) != LB) return listedAt(s, n, j);
+  if (j >= n) return false;
   let e = j + 1;
   while (e < n && e - j - 1 <= MAX_LABEL) {
     const c = at(s, e);
     if (c == RB || c == LB || c == LF) break;
     e++;
   }
-  if (e >= n || at(s, e) != RB || e == j + 1 || e - j - 1 > MAX_LABEL) return false;
+  if (e >= n || at(s, e) != RB || labelStart(s, j + 1, e) == e || e - j - 1 > MAX_LABEL) return false;
   labelFrom = j + 1;
   labelTo = e;
   let m = e + 1;
@@ -134,19 +136,76 @@ function defAt(s: usize, n: usize, i: usize): bool {
   return true;
 }
 
+/**
+ * Whether the line goes on at j as a text browser's list of the links it numbered
+ * (lynx, w3m: `[1]here` in the text, `   1. https://…` under "References"): 1–4
+ * digits, '.', blanks, then an absolute address as the first token, nothing else
+ * taken for one (a numbered list of addresses pairs only with `[n]` written before it).
+ */
+function listedAt(s: usize, n: usize, j: usize): bool {
+  let e = j;
+  while (e < n && e - j < 5 && at(s, e) >= 0x30 && at(s, e) <= 0x39) e++;
+  if (e == j || e - j > 4 || e + 1 >= n || at(s, e) != 0x2e || !isBlank(at(s, e + 1))) return false;
+  let m = e + 1;
+  while (m < n && isBlank(at(s, m))) m++;
+  let z = m;
+  while (z < n && (classOf(at(s, z)) & K_WS) == 0) z++;
+  if (z == m || !isAbsoluteUrl(s, m, z)) return false;
+  labelFrom = j;
+  labelTo = e;
+  urlFrom = dropFrom = m;
+  urlTo = dropTo = z;
+  return true;
+}
+
 @inline function lower(c: u32): u32 {
   return c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
 }
 
+// A label as Markdown matches it: ASCII case aside, blanks at its ends dropped and a
+// run of them inside read as one space (`[The  Mirror ]` is `[the mirror]`).
+
+/** The index of the label byte after k (< to), a run of blanks stepped over as one. */
+@inline function labelStep(s: usize, k: usize, to: usize): usize {
+  if (!isBlank(at(s, k))) return k + 1;
+  while (k < to && isBlank(at(s, k))) k++;
+  return k;
+}
+
+/** The first byte of s[from, to) that is not a blank, or to. */
+function labelStart(s: usize, from: usize, to: usize): usize {
+  while (from < to && isBlank(at(s, from))) from++;
+  return from;
+}
+
+/** The end of s[from, to) without its trailing blanks. */
+function labelStop(s: usize, from: usize, to: usize): usize {
+  while (to > from && isBlank(at(s, to - 1))) to--;
+  return to;
+}
+
+@inline function labelByte(c: u32): u32 {
+  return isBlank(c) ? SP : lower(c);
+}
+
 function hashOf(s: usize, from: usize, to: usize): u32 {
   let h: u32 = 0x811c9dc5;
-  for (let k = from; k < to; k++) h = (h ^ lower(at(s, k))) * 0x01000193;
+  const z = labelStop(s, from, to);
+  for (let k = labelStart(s, from, z); k < z; k = labelStep(s, k, z)) h = (h ^ labelByte(at(s, k))) * 0x01000193;
   return h;
 }
 
-function sameLabel(s: usize, a: usize, b: usize, len: usize): bool {
-  for (let k: usize = 0; k < len; k++) if (lower(at(s, a + k)) != lower(at(s, b + k))) return false;
-  return true;
+function sameLabel(s: usize, a: usize, aTo: usize, b: usize, bTo: usize): bool {
+  const az = labelStop(s, a, aTo);
+  const bz = labelStop(s, b, bTo);
+  let j = labelStart(s, a, az);
+  let k = labelStart(s, b, bz);
+  while (j < az && k < bz) {
+    if (labelByte(at(s, j)) != labelByte(at(s, k))) return false;
+    j = labelStep(s, j, az);
+    k = labelStep(s, k, bz);
+  }
+  return j == az && k == bz;
 }
 
 @inline function entry(t: usize, k: u32): usize {
@@ -163,7 +222,8 @@ export function referenceFor(t: usize, s: usize, from: usize, to: usize): i32 {
   let v = <u32>load<u16>(slots + (<usize>h << 1));
   while (v != 0) {
     const d = entry(t, v - 1);
-    if (load<u32>(d, 24) == hash && <usize>load<u32>(d, 4) == to - from && sameLabel(s, <usize>load<u32>(d), from, to - from)) return <i32>(v - 1);
+    const at0 = <usize>load<u32>(d);
+    if (load<u32>(d, 24) == hash && sameLabel(s, at0, at0 + <usize>load<u32>(d, 4), from, to)) return <i32>(v - 1);
     h = (h + 1) & mask;
     v = <u32>load<u16>(slots + (<usize>h << 1));
   }

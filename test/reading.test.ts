@@ -217,9 +217,19 @@ describe('the structure layer, rule by rule', () => {
     expect(reading('here[^2] and there [1]\n[^2]: https://f.example\n[1] HTTPS://p.example/x').text).toBe(
       'here  2 https://f.example  and there  1 HTTPS://p.example/x \n  2 : \n 1  ',
     );
-    // Not a use: an inline link, a use after the definition; a footnote's address is the first absolute one on its line.
-    expect(reading('[a](https://i.example) [b]\n[b]: https://b.example\n[b]').text).toBe(' a (https: i.example)  b https://b.example \n b : \n b ');
-    expect(reading('[b]: https://b.example\nsee [b]').text).toBe(' b : https: b.example\nsee  b ');
+    // Not a use: an inline link. A use after every definition of its label takes the last one's address, which that line keeps.
+    expect(reading('[a](https://i.example) [b]\n[b]: https://b.example\n[b]').text).toBe(
+      ' a (https: i.example)  b https://b.example \n b : \n b https://b.example ',
+    );
+    expect(reading('[b]: https://b.example\nsee [b]').text).toBe(' b : https: b.example\nsee  b https://b.example ');
+    // Labels match as Markdown matches them: case aside, blanks at the ends dropped, a run inside one space; a blank label is none.
+    expect(reading('get [the  Mirror\t] now\n[ the mirror]: https://m.example\n[ ]: https://no.example\n[ ]').text).toBe(
+      'get  the  Mirror\t https://m.example  now\n  the mirror : \n   : https: no.example\n   ',
+    );
+    // A text browser's numbered links (lynx, w3m): `[1]` in the text, `1. address` in the list under it.
+    expect(reading('get it [1]here now\n\nReferences\n\n   1. https://x.example/a\n   2. not an address').text).toBe(
+      'get it  1 https://x.example/a here now\n\nReferences\n\n   1. \n   2. not an address',
+    );
     expect(reading('see [1] and [2]\n[1] https://x.example now\n[2] docs/a.md').text).toBe('see  1 https://x.example  and  2 \n 1   now\n 2  docs/a.md');
     // Every use before the definition (a harmless first use does not take it); definitions in quotes and lists, with no blank after the colon.
     expect(reading('Get [it][dl], then [here][dl]!\n> - [dl]:https://x.example/a').text).toBe(
@@ -237,6 +247,7 @@ describe('the structure layer, rule by rule', () => {
     expectParity(encoder.encode('[x][y] [y][] [Y]\n  [y]: <u> t\n   [^z]:\tv\n[9]  ftp:w \r\n[x]: q\n[y]: dup\n    [w]: no'), 'references');
     expectParity(encoder.encode('[1] [^2] [3]\n>>  * [1] a (mailto:x). b\n -[^2]: see <ftp:y>\n\t\t[3]:<z>\n        - [4] http:w'), 'definitions in quotes, lists and footnotes');
     expectParity(encoder.encode('[a] [A]\n[a]: x\n[a] [a][]\n[A]: y\n[a]: z\n[b][a]'), 'labels defined again');
+    expectParity(encoder.encode('[ a  b ] [A\tB]\n [a b]: x\n[\t]: y\n[ ] [c]\n[c]:z [c] [1] [22]\n  1. https://u\n>- 22.\thttp://v w\n 333.https://w\n12345. ftp:x'), 'labels, lists, uses after');
     expectParity(encoder.encode('{"a": "see [d] \\n[d]: https://x", "b": "[d]"}\n[d]: https://y'), 'references per level');
   });
 

@@ -533,6 +533,8 @@ function putDecoded(out, cp) {
 }
 
 const asciiLower = (text) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+/** A label as Markdown matches it: ASCII case aside, blanks at its ends dropped, a run of them inside one space. */
+const labelKey = (text) => asciiLower(text).replace(/^[ \t]+|[ \t]+$/g, '').replace(/[ \t]+/g, ' ');
 
 /** The first absolute address among the tokens of a line's text (a footnote's): { from, to, dropFrom, dropTo } in src, or null. */
 function addressIn(src, m) {
@@ -548,24 +550,34 @@ function addressIn(src, m) {
   return null;
 }
 
+/** Whether a definition's prefix is within eight bytes, or nine when a bullet opens at the eighth (as the core's scan stops). */
+const prefixFits = (prefix) => prefix.length <= 8 || (prefix.length === 9 && prefix.search(/[-*+]/) === 7);
+
 /**
  * A level's link reference definitions, in input order (up to 64). A line: up to
  * eight bytes of blanks and blockquote marks with at most one list bullet, `[label]`
  * (1–64 bytes, no bracket or newline), then `:` and an address (its first token,
  * bare or in <…>; a footnote `[^…]:` its first absolute address), or for a label of
- * 1–4 digits the first absolute address on the line.
- * { label (ASCII lower case), labelFrom, url, drop: [from, to] }.
+ * 1–4 digits the first absolute address on the line; or, after that prefix, 1–4
+ * digits, '.', blanks and an absolute address (a text browser's numbered links).
+ * { label (labelKey), labelFrom, url, drop: [from, to] }.
  */
 function referencesOf(src) {
   const defs = [];
   for (let i = 0; i < src.length && defs.length < 64; i++) {
     if (i > 0 && src[i - 1] !== LF) continue;
     const line = Buffer.from(src.subarray(i, src.indexOf(LF, i) < 0 ? src.length : src.indexOf(LF, i))).toString('latin1');
+    // A text browser's list of the links it numbered: `   1. https://…` pairs with `[1]`.
+    const listed = /^([ \t>]*(?:[-*+][ \t][ \t>]*)?)(\d{1,4})\.[ \t]+([^ \t\n\x0b\x0c\r]+)/.exec(line);
+    if (listed && prefixFits(listed[1]) && isAbsoluteUrl(listed[3])) {
+      const from = i + listed[0].length - listed[3].length;
+      defs.push({ label: listed[2], labelFrom: i + listed[1].length, url: src.subarray(from, from + listed[3].length), drop: [from, from + listed[3].length], emitted: false });
+      continue;
+    }
     const m = /^([ \t>]*(?:[-*+][ \t][ \t>]*)?)\[([^[\]]{1,64})\](:?)/.exec(line);
-    if (!m) continue;
+    if (!m || labelKey(m[2]) === '') continue;
     const prefix = m[1];
-    const bulletAt = prefix.search(/[-*+]/);
-    if (!(prefix.length <= 8 || (prefix.length === 9 && bulletAt === 7))) continue;
+    if (!prefixFits(prefix)) continue;
     const labelFrom = i + prefix.length + 1;
     const label = m[2];
     const colon = m[3] === ':';
@@ -584,7 +596,7 @@ function referencesOf(src) {
         def = { url: [from, from + len], drop: [dropFrom, from + len + (t[1] !== undefined ? 1 : 0)] };
       }
     }
-    if (def) defs.push({ label: asciiLower(label), labelFrom, url: src.subarray(def.url[0], def.url[1]), drop: def.drop, emitted: false });
+    if (def) defs.push({ label: labelKey(label), labelFrom, url: src.subarray(def.url[0], def.url[1]), drop: def.drop, emitted: false });
   }
   return defs;
 }
@@ -734,8 +746,9 @@ function readLevel(out, src, depth) {
           resume = e + 1;
         }
       }
-      const label = use && to > from && labelEnd(from) === to ? asciiLower(Buffer.from(src.subarray(from, to)).toString('latin1')) : undefined;
-      const d = byLabel.get(label)?.find((def) => def.drop[0] >= i); // the first definition after the use
+      const label = use && to > from && labelEnd(from) === to ? labelKey(Buffer.from(src.subarray(from, to)).toString('latin1')) : undefined;
+      // The first definition after the use, or when none follows, the last before it.
+      const d = byLabel.get(label)?.find((def) => def.drop[0] >= i) ?? byLabel.get(label)?.findLast((def) => def.drop[0] < i);
       if (d && d.labelFrom !== from && d.url.length + 2 <= out.referenceBudget) {
         out.referenceBudget -= d.url.length + 2;
         d.emitted = true;
