@@ -50,7 +50,7 @@ import {
   decodeString, DQ, encode, entityAt, entityCp, entityRepeat, EQ, escapeAt, escKind, escValue, ESC_CP, ESC_LITERAL,
   find3, findCloser, GT, hasBlock, HASH, isAbsoluteUrl, isLineSpace, keyAt, keyMarker, K_MARKUP, K_NAME, K_RUN, K_SPECIAL, K_WS, LF,
   lineMarkerAt, LT, MAX_DEPTH, MIN_LINE, MIN_SEGMENT, PIPE, QUESTION, settle, SLASH, SP, SQ, STAR, structuralBefore,
-  TAB, tagAt, tagAttrFrom, tagAttrTo, tagKind, tagReach, TAG_BLOCK, TAG_BR,
+  TAB, tagAt, tagAttrFrom, tagAttrTo, tagKind, tagReach, tagVoid, TAG_BLOCK, TAG_BR,
   specialBits, specialTablesAgree,
 } from './syntax';
 
@@ -218,15 +218,23 @@ function urlToken(p: usize, len: usize, dst: usize): usize {
   return w - dst;
 }
 
+/** Whether the attribute named s[from, to) declares an XML namespace (`xmlns`, `xmlns:svg`): a name, not a link. */
+function isNamespace(s: usize, from: usize, to: usize): bool {
+  if (to - from < 5 || (to - from > 5 && at(s, from + 5) != 0x3a)) return false;
+  return (at(s, from) | 0x20) == 0x78 && (at(s, from + 1) | 0x20) == 0x6d && (at(s, from + 2) | 0x20) == 0x6c &&
+    (at(s, from + 3) | 0x20) == 0x6e && (at(s, from + 4) | 0x20) == 0x73;
+}
+
 /**
  * The link the attribute named s[from, to) carries, its decoded value at v (len
  * bytes): the length of its URL token, written at `dst`, or 0. An `href` (or
- * `xlink:href`) carries one whatever its value; any other attribute when its value is
- * an absolute URL (`data-url`, `formaction`, `action`, `src`, a second `href`'s kin).
+ * `xlink:href`) carries one whatever its value; any other attribute but a namespace
+ * declaration when its value is an absolute URL (`data-url`, `formaction`, `action`,
+ * `src`, a second `href`'s kin).
  */
 function linkOf(s: usize, from: usize, to: usize, v: usize, len: usize, dst: usize): usize {
   const token = urlToken(v, len, dst);
-  return token != 0 && (isHref(s, from, to) || isAbsoluteUrl(dst, 0, token)) ? token : 0;
+  return token != 0 && (isHref(s, from, to) || (isAbsoluteUrl(dst, 0, token) && !isNamespace(s, from, to))) ? token : 0;
 }
 
 /** A decoded value in running text, between spaces: its markup characters read as spaces, as in the text around it. */
@@ -304,21 +312,35 @@ function nextAttribute(s: usize, p: usize, to: usize): usize {
   return to;
 }
 
+// Which of a tag's links inlineLinks reads: all, the hrefs, the others, or whether there is one of the others.
+const LINKS_ALL: u32 = 0;
+const LINKS_HREF: u32 = 1;
+const LINKS_OTHER: u32 = 2;
+const LINKS_OTHER_ANY: u32 = 3;
+
 /**
  * A tag's links (`linkOf`: an href, quoted or not, and any value that is an absolute
- * URL), read in the running text where the tag stands, between spaces, as a Markdown
- * link's address is. Called before a block tag's line break and before the other
- * values' segments, so that neither parts the address from the text before the tag:
- * an injection that writes its link in HTML inside its sentence keeps the link in that
- * sentence. A linear pass, as readAttributes', which skips the same attributes.
+ * URL), read in the running text between spaces, as a Markdown link's address is,
+ * before the other values' segments, so that they do not part the address from the
+ * text before the tag. Where: an inline tag's links and any tag's href where the tag
+ * stands (an element with an href is a link inside its sentence, as `<a>` or a custom
+ * `<sl-button>` is); a block opener's other links where the text it wraps begins (a
+ * `<div data-url>` or `<form action>` holds its sentence; decision 84). Returns
+ * whether it read one. A linear pass, as readAttributes', which skips the same attributes.
  */
-function inlineLinks(s: usize, from: usize, to: usize): void {
+function inlineLinks(s: usize, from: usize, to: usize, which: u32): bool {
   noDq = noSq = false;
+  let found = false;
   for (let p = nextAttribute(s, from, to); p < to; p = nextAttribute(s, attrEnd, to)) {
+    if (which != LINKS_ALL && (which == LINKS_HREF) != isHref(s, p, attrNameTo)) continue;
     const value = stack;
     const len = linkOf(s, p, attrNameTo, value, decodeEntities(s + attrValueFrom, attrValueTo - attrValueFrom, value), value);
-    if (len != 0) putInline(value, len);
+    if (len == 0) continue;
+    if (which == LINKS_OTHER_ANY) return true;
+    putInline(value, len);
+    found = true;
   }
+  return found;
 }
 
 /**
@@ -489,6 +511,9 @@ function readLevel(s: usize, n: usize, depth: u32): void {
   let nextRef: u32 = 0; // the next definition in input order, and where its address starts
   let nextRefAt: usize = refBytes != 0 ? referenceDropFrom(refs, 0) : NONE;
   let openAt: usize = NONE; // the last '[' that no ']' has closed yet
+  // A block tag's attribute text whose links wait for the text the element wraps (none: pendingTo 0).
+  let pendingFrom: usize = 0;
+  let pendingTo: usize = 0;
 
   let i: usize = 0;
   while (i < n) {
@@ -508,6 +533,10 @@ function readLevel(s: usize, n: usize, depth: u32): void {
       }
     }
     const c = at(s, i);
+    if (pendingTo != 0 && c != SP && c != TAB && c != LF && c != CR && c != LT) {
+      inlineLinks(s, pendingFrom, pendingTo, LINKS_OTHER);
+      pendingTo = 0;
+    }
     if (<isize>i == colonAt) {
       if (block) {
         putLf();
@@ -643,12 +672,24 @@ function readLevel(s: usize, n: usize, depth: u32): void {
       if (end == 0) end = tagAt(s, n, i, false);
       if (end != 0) {
         // A block tag ends the line (and the source line); a <br> just before a newline is that newline.
-        inlineLinks(s, tagAttrFrom, tagAttrTo);
+        // A block opener's links but its hrefs wait for the text it wraps; links still waiting from an
+        // earlier one are read first, at any other tag or at an opener with links of its own.
+        const wraps = tagKind == TAG_BLOCK && at(s, i + 1) != SLASH && !tagVoid;
+        const blockLinks = wraps && inlineLinks(s, tagAttrFrom, tagAttrTo, LINKS_OTHER_ANY);
+        if (pendingTo != 0 && (!wraps || blockLinks)) {
+          inlineLinks(s, pendingFrom, pendingTo, LINKS_OTHER);
+          pendingTo = 0;
+        }
+        inlineLinks(s, tagAttrFrom, tagAttrTo, wraps ? LINKS_HREF : LINKS_ALL);
         if (tagKind == TAG_BR) {
           let m = end;
           while (m < n && isLineSpace(at(s, m))) m++;
           if (!(m < n && at(s, m) == LF)) endLine(false);
         } else if (tagKind == TAG_BLOCK) endLine(false);
+        if (blockLinks) {
+          pendingFrom = tagAttrFrom;
+          pendingTo = tagAttrTo;
+        }
         readAttributes(s, tagAttrFrom, tagAttrTo, depth);
         i = end;
         continue;
@@ -709,6 +750,7 @@ function readLevel(s: usize, n: usize, depth: u32): void {
     put((k & K_MARKUP) != 0 ? SP : c);
     i++;
   }
+  if (pendingTo != 0) inlineLinks(s, pendingFrom, pendingTo, LINKS_OTHER);
   sourceLine(lineFrom, lineFromLf);
   if (cellSplit) sourceLine(cellFrom, cellFromLf);
   endParagraph(out, lfCount, out, lfCount);

@@ -627,14 +627,22 @@ export let tagKind: u32 = 0;
 export let tagAttrFrom: usize = 0;
 export let tagAttrTo: usize = 0;
 export let tagReach: usize = 0;
+export let tagVoid = false; // an element that holds no text: a void one (img, input, …) or one closed with '/>'
 
-/** Whether a lowercase tag name, packed little-endian in a u64, is an inline element (leaves nothing): HTML phrasing elements, `svg`, and wiki text's `<ref>` (a footnote written in its sentence). */
+/** Whether a lowercase tag name, packed little-endian in a u64, is an inline element (leaves nothing): HTML phrasing elements that hold text (`button`, `label` and `time` among them), `svg`, and wiki text's `<ref>` (a footnote written in its sentence). */
+/** Whether a lowercase tag name, packed as isInline's, is a void element (holds no text): img, input, hr, meta, link, source, embed, area, base, col, param, track, wbr. */
+function isVoid(name: u64): bool {
+  return name == 0x676d69 || name == 0x7475706e69 || name == 0x7268 || name == 0x6174656d || name == 0x6b6e696c || name == 0x656372756f73 ||
+    name == 0x6465626d65 || name == 0x61657261 || name == 0x65736162 || name == 0x6c6f63 || name == 0x6d61726170 || name == 0x6b63617274 ||
+    name == 0x726277;
+}
+
 function isInline(name: u64): bool {
   return name == 0x62 || name == 0x69 || name == 0x6d65 || name == 0x676e6f727473 || name == 0x6e617073 || name == 0x61 ||
     name == 0x75 || name == 0x746e6f66 || name == 0x65646f63 || name == 0x6c6c616d73 || name == 0x676962 || name == 0x707573 ||
     name == 0x627573 || name == 0x6b72616d || name == 0x73 || name == 0x656b69727473 || name == 0x7474 || name == 0x72626261 ||
     name == 0x65746963 || name == 0x71 || name == 0x64626b || name == 0x726176 || name == 0x6c6564 || name == 0x736e69 || name == 0x677673 ||
-    name == 0x666572;
+    name == 0x666572 || name == 0x6e6f74747562 || name == 0x6c6562616c || name == 0x656d6974;
 }
 
 /**
@@ -656,13 +664,17 @@ export function tagAt(s: usize, n: usize, i: usize, quoted: bool): usize {
   let name: u64 = 0;
   if (k - j <= 8) for (let p = j; p < k; p++) name |= <u64>(at(s, p) | 0x20) << (<u64>(p - j) << 3);
   tagKind = name == 0x7262 ? TAG_BR : isInline(name) ? TAG_INLINE : TAG_BLOCK;
+  tagVoid = isVoid(name);
   tagReach = k;
   if (k >= limit) return 0;
   const c = at(s, k);
   tagAttrFrom = tagAttrTo = k;
   if (c == GT) return k + 1;
   // A slash before an attribute's name separates it, as whitespace does (<a/href="…">; not <https://…>).
-  if (c == SLASH && k + 1 < limit && at(s, k + 1) == GT) return k + 2;
+  if (c == SLASH && k + 1 < limit && at(s, k + 1) == GT) {
+    tagVoid = true;
+    return k + 2;
+  }
   if ((classOf(c) & K_WS) == 0 && !(c == SLASH && k + 1 < limit && (classOf(at(s, k + 1)) & K_LETTER) != 0)) return 0;
   let m = k + 1;
   let afterEq = false;
@@ -686,5 +698,6 @@ export function tagAt(s: usize, n: usize, i: usize, quoted: bool): usize {
   tagReach = m;
   if (m >= limit || at(s, m) != GT) return 0;
   tagAttrTo = m;
+  if (at(s, m - 1) == SLASH) tagVoid = true;
   return m + 1;
 }

@@ -201,11 +201,24 @@ describe('the structure layer, rule by rule', () => {
   it('reads every link of a tag in place: a second href, and any value that is an absolute URL', () => {
     expect(reading('<a href="" href="https://x.example/b">x</a>').text).toBe(' https://x.example/b \n\n\n\nx');
     expect(reading('go <button formaction="https://x.example/f">go</button> <img src="HTTPS://x.example/i.png" alt="logo">').text).toBe(
-      'go  https://x.example/f \ngo\n  HTTPS://x.example/i.png \n\n\nlogo\n\n',
+      'go  https://x.example/f go  HTTPS://x.example/i.png \n\n\nlogo\n\n',
     );
     // A relative value is a link only in an href; mailto: is absolute.
     expect(reading('<img src="logo.png"> <i data-url="mailto:a@b.example">').text).toBe('\n\n\nlogo.png\n\n  mailto:a@b.example ');
     expectParity(encoder.encode('<a href="#dl" data-url="https://x.example/d" src=ftp:x action="Mailto:y" formaction=" https://a b">z</a>'), 'links beyond href');
+  });
+
+  it('reads the links of a block element that wraps text with that text, an href where its tag stands', () => {
+    // A <div data-url> or <form action> holds the sentence it wraps, nested blocks between; an element with an href is a link in its sentence.
+    expect(reading('Notes\n<div data-url="https://x.example/d"><p>Get the build now.</p></div>').text).toBe('Notes\n\n\n https://x.example/d Get the build now.\n\n');
+    expect(reading('get it from <x-link href="https://x.example/a">here</x-link> now').text).toBe('get it from  https://x.example/a \nhere\n now');
+    // A void element holds no text, and a namespace is no link.
+    expect(reading('Notes <img src="https://x.example/p.gif">\n<p>Hi Bob</p>').text).toBe('Notes  https://x.example/p.gif \n\n\nHi Bob\n');
+    expect(reading('<html xmlns="http://www.w3.org/1999/xhtml"><p>Hi</p>').text).toBe('\n\n\nhttp: www.w3.org/1999/xhtml\n\n\nHi\n');
+    expectParity(
+      encoder.encode('<div data-url="https://a"><section action=ftp:b><p>x</p></section><div src="https://c"/>y<img src=https://d><br>z</div><iframe src="https://e"></iframe>'),
+      'block links',
+    );
   });
 
   it('reads a link reference\'s address where it is used, at every use before its definition', () => {

@@ -4,20 +4,31 @@
  * file paths. Each is checked on its own, so a long body that merely quotes
  * an attacker's address is still traced to it.
  */
+const URL = /\b(?:https?:\/\/|www\.)[^\s'"<>)]+/gi;
 const PATTERNS: RegExp[] = [
-  /\b(?:https?:\/\/|www\.)[^\s'"<>)]+/gi, // URL
   /\b[A-Z]{2}\d{2}[A-Z0-9]{10,30}\b/g, // IBAN
   /\b\d{8,20}\b/g, // account / card numbers
   /\+?\d[\d ()-]{7,}\d/g, // phone numbers
-  /(?:~|\.{1,2})?\/[\w.-]+(?:\/[\w.-]+)+/g, // paths
 ];
+const PATH = /(?:~|\.{1,2})?\/[\w.-]+(?:\/[\w.-]+)+/g;
 
 export function entities(text: string): string[] {
   const found = new Set<string>();
   emails(text, found);
-  for (const re of PATTERNS) for (const m of text.matchAll(re)) found.add(m[0].replace(/[.,;:]+$/, ''));
+  const urls: [number, number][] = [];
+  for (const m of text.matchAll(URL)) {
+    found.add(trimEnd(m[0]));
+    urls.push([m.index, m.index + m[0].length]);
+  }
+  for (const re of PATTERNS) for (const m of text.matchAll(re)) found.add(trimEnd(m[0]));
+  // A URL's path is part of the URL, not a value of its own: `/forum.example/t/42` of
+  // `https://forum.example/t/42#c2` would tie the address to every passage holding
+  // another link under that path (`…/t/42#c1`).
+  for (const m of text.matchAll(PATH)) if (!urls.some(([from, to]) => m.index >= from && m.index < to)) found.add(trimEnd(m[0]));
   return [...found];
 }
+
+const trimEnd = (value: string): string => value.replace(/[.,;:]+$/, '');
 
 /**
  * Account, card and phone numbers written in groups (`FR14 2004 1010 0505 0001

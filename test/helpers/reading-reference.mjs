@@ -27,7 +27,8 @@ const TERMINATORS = set(',:}]);=>/');
 const STRUCTURAL = set('{[(,:=|>');
 const RUNS = set('-=_*~#');
 const SEPARATORS = set(' .-_*');
-const INLINE = new Set(['b', 'i', 'em', 'strong', 'span', 'a', 'u', 'font', 'code', 'small', 'big', 'sup', 'sub', 'mark', 's', 'strike', 'tt', 'abbr', 'cite', 'q', 'kbd', 'var', 'del', 'ins', 'svg', 'ref']);
+const VOID = new Set(['img', 'input', 'hr', 'meta', 'link', 'source', 'embed', 'area', 'base', 'col', 'param', 'track', 'wbr']);
+const INLINE = new Set(['b', 'i', 'em', 'strong', 'span', 'a', 'u', 'font', 'code', 'small', 'big', 'sup', 'sub', 'mark', 's', 'strike', 'tt', 'abbr', 'cite', 'q', 'kbd', 'var', 'del', 'ins', 'svg', 'ref', 'button', 'label', 'time']);
 const ENTITIES = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', hellip: '...', mdash: '-', ndash: '-', rsquo: "'", lsquo: "'", rdquo: '"', ldquo: '"' };
 const SCHEMES = new Set(['http', 'https', 'ftp', 'mailto']);
 
@@ -431,28 +432,39 @@ function urlToken(bytes) {
   return kept.length > 0 && !kept.some(isWs) ? kept : null;
 }
 
-/** The link an attribute carries (its URL token), or null: an href whatever its value, any other attribute when its value is an absolute URL. */
+/** The link an attribute carries (its URL token), or null: an href whatever its value, any other attribute but `xmlns`/`xmlns:…` when its value is an absolute URL. */
 function linkOf(src, from, to, value) {
   const token = urlToken(value);
   if (!token) return null;
-  return isHrefName(src, from, to) || isAbsoluteUrl(String.fromCharCode(...token.slice(0, 8))) ? token : null;
+  const name = Buffer.from(src.subarray(from, to)).toString('latin1').toLowerCase();
+  const namespace = name === 'xmlns' || name.startsWith('xmlns:');
+  return isHrefName(src, from, to) || (isAbsoluteUrl(String.fromCharCode(...token.slice(0, 8))) && !namespace) ? token : null;
 }
 
-/** A tag's links (an href, and any value that is an absolute URL), read where the tag stands (before a block tag's line break). */
-function inlineLinks(out, src, from, to) {
+/**
+ * A tag's links (an href, and any value that is an absolute URL), read in the text:
+ * an inline tag's and any href where the tag stands, a block opener's others where the
+ * text it wraps begins. `which`: 'all', 'href', 'other', or 'any-other' (only whether there is one).
+ */
+function inlineLinks(out, src, from, to, which) {
   const none = { [DQ]: false, [SQ]: false };
+  let found = false;
   for (let p = from; p < to; ) {
     if (!isNameChar(src[p])) { p++; continue; }
     const a = attributeAt(src, p, to, none);
     if (!a.value) { p = a.nameTo; continue; }
+    if (which !== 'all' && (which === 'href') !== isHrefName(src, p, a.nameTo)) { p = a.end; continue; }
     const link = linkOf(src, p, a.nameTo, decodeEntities(src.subarray(a.value[0], a.value[1])));
     if (link) {
+      if (which === 'any-other') return true;
+      found = true;
       out.put(SP);
       for (const b of link) out.put(b < 0x80 && MARKUP.has(b) ? SP : b);
       out.put(SP);
     }
     p = a.end;
   }
+  return found;
 }
 
 /**
@@ -629,6 +641,7 @@ function readLevel(out, src, depth) {
   for (const d of defs) byLabel.set(d.label, [...(byLabel.get(d.label) ?? []), d]);
   let nextRef = 0;
   let openAt = -1; // the last '[' that no ']' has closed yet
+  let pending = null; // a block opener's attribute text [from, to), its links waiting for the text it wraps
   // The ']' of a bracket label that starts at `from`, within 64 bytes, no '[' or newline before it, or -1.
   const labelEnd = (from) => {
     for (let e = from; e < n && e - from <= 64; e++) {
@@ -652,6 +665,10 @@ function readLevel(out, src, depth) {
       }
     }
     const c = src[i];
+    if (pending && ![SP, TAB, LF, CR, LT].includes(c)) {
+      inlineLinks(out, src, pending[0], pending[1], 'other');
+      pending = null;
+    }
     if (i === colonAt) {
       // The value goes to a line of its own; a key that ends its line needs no second newline.
       if (block) {
@@ -718,12 +735,22 @@ function readLevel(out, src, depth) {
       if (tag.end) {
         // A block tag ends the line (and the source line: a <p> or <br> starts a new one);
         // a <br> just before a newline is that newline.
-        inlineLinks(out, src, tag.attrFrom, tag.attrTo);
+        // A block opener's links wait for the text it wraps; one still waiting is read first, where
+        // the old ones were, at an inline tag, a closing tag or another opener with links.
+        const isBlock = tag.name !== 'br' && !INLINE.has(tag.name);
+        const wraps = isBlock && src[i + 1] !== SLASH && !VOID.has(tag.name) && src[tag.end - 2] !== SLASH;
+        const blockLinks = wraps && inlineLinks(out, src, tag.attrFrom, tag.attrTo, 'any-other');
+        if (pending && (!wraps || blockLinks)) {
+          inlineLinks(out, src, pending[0], pending[1], 'other');
+          pending = null;
+        }
+        inlineLinks(out, src, tag.attrFrom, tag.attrTo, wraps ? 'href' : 'all');
         if (tag.name === 'br') {
           let m = tag.end;
           while (m < n && isLineSpace(src[m])) m++;
           if (!(m < n && src[m] === LF)) endLine(false);
-        } else if (!INLINE.has(tag.name)) endLine(false);
+        } else if (isBlock) endLine(false);
+        if (blockLinks) pending = [tag.attrFrom, tag.attrTo];
         readAttributes(out, src, tag.attrFrom, tag.attrTo, depth);
         i = tag.end;
         continue;
@@ -796,6 +823,7 @@ function readLevel(out, src, depth) {
     out.put(MARKUP.has(c) ? SP : c);
     i++;
   }
+  if (pending) inlineLinks(out, src, pending[0], pending[1], 'other');
   out.sourceLine(lineFrom);
   if (cellSplit) out.sourceLine(cellFrom);
   out.endParagraph(out.bytes.length, out.bytes.length);
