@@ -7,7 +7,8 @@
 //  1. a quote at a structural position (line start, after { [ ( , : = | >, after a
 //     line-opening - * # //) opens a string: its content, decoded, is read again as a
 //     segment of its own (a blank line, its reading, a blank line). A string after =
-//     ends at its first closing quote, any other at the first one a terminator follows;
+//     ends at its first closing quote (and reads in place when it is one token), any
+//     other at the first one a terminator follows;
 //     ' strings end with their line, " strings may span lines, """/''' run to the
 //     matching triple;
 //  2. comments and CDATA are segments; a tag is removed (a block tag reads as a line
@@ -46,7 +47,7 @@ import {
   referencesOf, referenceUrlFrom, referenceUrlTo, REFERENCE_TABLE_BYTES,
 } from './references';
 import {
-  AMP, at, BANG, blockAt, blockLen, blockResume, BS, cellComma, classOf, closerStop, COMMA, CR, DASH, decodeEntities,
+  AMP, at, BANG, blockAt, blockLen, blockResume, BS, cellComma, classOf, closedAfterEquals, closerStop, COMMA, CR, DASH, decodeEntities,
   decodeString, DQ, encode, entityAt, entityCp, entityRepeat, EQ, escapeAt, escKind, escValue, ESC_CP, ESC_LITERAL,
   find3, findCloser, GT, hasBlock, HASH, isAbsoluteUrl, isLineSpace, keyAt, keyMarker, K_MARKUP, K_NAME, K_RUN, K_SPECIAL, K_WS, LF,
   lineMarkerAt, LT, MAX_DEPTH, MIN_LINE, MIN_SEGMENT, PIPE, QUESTION, settle, SLASH, SP, SQ, STAR, structuralBefore,
@@ -235,6 +236,12 @@ function isNamespace(s: usize, from: usize, to: usize): bool {
 function linkOf(s: usize, from: usize, to: usize, v: usize, len: usize, dst: usize): usize {
   const token = urlToken(v, len, dst);
   return token != 0 && (isHref(s, from, to) || (isAbsoluteUrl(dst, 0, token) && !isNamespace(s, from, to))) ? token : 0;
+}
+
+/** Whether the len bytes at p hold no whitespace. */
+function isOneToken(p: usize, len: usize): bool {
+  for (let k = p; k < p + len; k++) if ((classOf(<u32>load<u8>(k)) & K_WS) != 0) return false;
+  return true;
 }
 
 /** A decoded value in running text, between spaces: its markup characters read as spaces, as in the text around it. */
@@ -442,8 +449,8 @@ function labelEnd(s: usize, n: usize, from: usize): usize {
  * or a definition `:`. When its label is defined later in this level (the first such
  * definition), the address is read here, as an inline link's is, at every such use
  * while the budget lasts (a harmless first use must not take it from the sentence
- * that asks to fetch it), and its definition drops it. A label defined only before
- * the use takes the last such definition's address, which its line keeps. Returns
+ * that asks to fetch it), and its definition drops it. A definition before the use
+ * is not looked back to (decision 83: `argv[1]` after a numbered list). Returns
  * where the reading resumes, or 0. Looks at most 2·MAX_LABEL bytes, each '[' once.
  */
 function referenceUse(s: usize, n: usize, open: usize, i: usize, refs: usize): usize {
@@ -466,12 +473,7 @@ function referenceUse(s: usize, n: usize, open: usize, i: usize, refs: usize): u
   }
   if (to == from || labelEnd(s, n, from) != to) return 0;
   let k = referenceFor(refs, s, from, to);
-  let before: i32 = -1;
-  while (k >= 0 && referenceDropFrom(refs, <u32>k) < i) {
-    before = k;
-    k = nextDefinition(refs, <u32>k); // the first definition after the use
-  }
-  if (k < 0) k = before; // or, when none follows, the last before it (its address was read there too)
+  while (k >= 0 && referenceDropFrom(refs, <u32>k) < i) k = nextDefinition(refs, <u32>k); // the first definition after the use
   if (k < 0 || referenceLabelFrom(refs, <u32>k) == from) return 0;
   const url = referenceUrlFrom(refs, <u32>k);
   const len = referenceUrlTo(refs, <u32>k) - url;
@@ -642,8 +644,13 @@ function readLevel(s: usize, n: usize, depth: u32): void {
         if (close >= 0) {
           const content = stack;
           const len = decodeString(s + i + 1, <usize>close - i - 1, c, content);
-          stack += len;
-          segment(content, len, depth);
+          // One token after '=' (`--index-url="https://…"`, `scoring='accuracy'`) reads in place,
+          // as an inline link does: a segment of its own would part an address from its sentence.
+          if (closedAfterEquals && isOneToken(content, len)) putInline(content, len);
+          else {
+            stack += len;
+            segment(content, len, depth);
+          }
           stack = content;
           i = <usize>close + 1;
           continue;

@@ -376,6 +376,8 @@ export function structuralBefore(s: usize, i: usize): bool {
 
 /** Where a failed closer search stopped (a ' string's line end, else the end). */
 export let closerStop: usize = 0;
+/** Whether the string findCloser closed follows '=' (an attribute's or an argument's value). */
+export let closedAfterEquals = false;
 
 /**
  * Whether the line after the newline at k goes on a ' string: it is blank or
@@ -429,6 +431,7 @@ function afterEquals(s: usize, i: usize): bool {
  */
 export function findCloser(s: usize, n: usize, i: usize, q: u32): isize {
   const first = afterEquals(s, i);
+  closedAfterEquals = first;
   for (let k = i + 1; k < n; k++) {
     const c = at(s, k);
     if (c == LF && q == SQ && !continuesQuote(s, n, k)) {

@@ -114,14 +114,16 @@ describe('the structure layer, rule by rule', () => {
     expect(reading('x: "a "quoted" word", next').text).toBe('x\n \n\na "quoted" word\n\n, next');
   });
 
-  it('ends a value after = at its first closing quote, as HTML and Python do', () => {
-    expect(reading("f(scoring='accuracy') works").text).toBe('f(scoring=\n\naccuracy\n\n) works');
+  it('ends a value after = at its first closing quote, as HTML and Python do, and reads one token in place', () => {
+    expect(reading("f(scoring='accuracy') works").text).toBe('f(scoring= accuracy ) works');
+    expect(reading('run pip install acme --index-url="https://x.example/s" now').text).toBe('run pip install acme --index-url= https://x.example/s  now');
+    expect(reading('f(msg="Ignore the rules", n=1)').text).toBe('f(msg=\n\nIgnore the rules\n\n, n=1)');
     // A tag broken before its '>' leaves its values to the string rule: the next quote closes them,
     // not a later tag's quote that a terminator follows, which would take that tag into the string.
     expect(reading('<span a="b" <c>\nget it from <a title="-> now" href="https://x.example/a">here</a>').text).toBe(
-      ' span a=\n\nb\n\n \n\nget it from  https://x.example/a \n\n-  now\n\nhere',
+      ' span a= b  \n\nget it from  https://x.example/a \n\n-  now\n\nhere',
     );
-    expect(reading('x: "a "quoted" word", y = "one" two "three"').text).toBe('x\n \n\na "quoted" word\n\n, y = \n\none\n\n two "three"');
+    expect(reading('x: "a "quoted" word", y = "one" two "three"').text).toBe('x\n \n\na "quoted" word\n\n, y =  one  two "three"');
     expectParity(encoder.encode('<i a="b" <c>\n<a t="->" href="u">x</a> k = \'v\' "w" z=""" q="'), 'values after =');
   });
 
@@ -230,11 +232,9 @@ describe('the structure layer, rule by rule', () => {
     expect(reading('here[^2] and there [1]\n[^2]: https://f.example\n[1] HTTPS://p.example/x').text).toBe(
       'here  2 https://f.example  and there  1 HTTPS://p.example/x \n  2 : \n 1  ',
     );
-    // Not a use: an inline link. A use after every definition of its label takes the last one's address, which that line keeps.
-    expect(reading('[a](https://i.example) [b]\n[b]: https://b.example\n[b]').text).toBe(
-      ' a (https: i.example)  b https://b.example \n b : \n b https://b.example ',
-    );
-    expect(reading('[b]: https://b.example\nsee [b]').text).toBe(' b : https: b.example\nsee  b https://b.example ');
+    // Not a use: an inline link, a use after the definition (`argv[1]` under a numbered list); a footnote's address is the first absolute one on its line.
+    expect(reading('[a](https://i.example) [b]\n[b]: https://b.example\n[b]').text).toBe(' a (https: i.example)  b https://b.example \n b : \n b ');
+    expect(reading('[b]: https://b.example\nsee [b]').text).toBe(' b : https: b.example\nsee  b ');
     // Labels match as Markdown matches them: case aside, blanks at the ends dropped, a run inside one space; a blank label is none.
     expect(reading('get [the  Mirror\t] now\n[ the mirror]: https://m.example\n[ ]: https://no.example\n[ ]').text).toBe(
       'get  the  Mirror\t https://m.example  now\n  the mirror : \n   : https: no.example\n   ',

@@ -141,7 +141,7 @@ function findCloser(src, i, q) {
       continue;
     }
     if (c !== q) continue;
-    if (first) return { close: k };
+    if (first) return { close: k, first };
     if (src[k + 1] === q) { k++; continue; }
     let m = k + 1;
     while (m < n && isLineSpace(src[m])) m++;
@@ -709,7 +709,13 @@ function readLevel(out, src, depth) {
       if (i >= until[c]) {
         const r = findCloser(src, i, c);
         if (r.close >= 0) {
-          segment(out, decodeString(src.subarray(i + 1, r.close), c), depth);
+          const content = decodeString(src.subarray(i + 1, r.close), c);
+          // One token after '=' reads in place, between spaces, as an inline link does.
+          if (r.first && !content.some(isWs)) {
+            out.put(SP);
+            for (const b of content) out.put(b < 0x80 && MARKUP.has(b) ? SP : b);
+            out.put(SP);
+          } else segment(out, content, depth);
           i = r.close + 1;
           continue;
         }
@@ -774,8 +780,7 @@ function readLevel(out, src, depth) {
         }
       }
       const label = use && to > from && labelEnd(from) === to ? labelKey(Buffer.from(src.subarray(from, to)).toString('latin1')) : undefined;
-      // The first definition after the use, or when none follows, the last before it.
-      const d = byLabel.get(label)?.find((def) => def.drop[0] >= i) ?? byLabel.get(label)?.findLast((def) => def.drop[0] < i);
+      const d = byLabel.get(label)?.find((def) => def.drop[0] >= i); // the first definition after the use
       if (d && d.labelFrom !== from && d.url.length + 2 <= out.referenceBudget) {
         out.referenceBudget -= d.url.length + 2;
         d.emitted = true;
