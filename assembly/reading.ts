@@ -238,6 +238,13 @@ function linkOf(s: usize, from: usize, to: usize, v: usize, len: usize, dst: usi
   return token != 0 && (isHref(s, from, to) || (isAbsoluteUrl(dst, 0, token) && !isNamespace(s, from, to))) ? token : 0;
 }
 
+/** Whether the entity at i reads as a blank or nothing (`&nbsp;`, `&#8203;`, `&zwnj;`): no text for a block's waiting links. */
+function blankEntityAt(s: usize, n: usize, i: usize): bool {
+  if (entityAt(s, n, i) == 0) return false;
+  const cp = entityCp;
+  return cp == SP || cp == TAB || cp == LF || cp == CR || cp == 0xa0 || (cp >= 0x200b && cp <= 0x200d) || cp == 0x2060 || cp == 0xfeff;
+}
+
 /** Whether the len bytes at p hold no whitespace. */
 function isOneToken(p: usize, len: usize): bool {
   for (let k = p; k < p + len; k++) if ((classOf(<u32>load<u8>(k)) & K_WS) != 0) return false;
@@ -535,7 +542,7 @@ function readLevel(s: usize, n: usize, depth: u32): void {
       }
     }
     const c = at(s, i);
-    if (pendingTo != 0 && c != SP && c != TAB && c != LF && c != CR && c != LT) {
+    if (pendingTo != 0 && c != SP && c != TAB && c != LF && c != CR && c != LT && !(c == AMP && blankEntityAt(s, n, i))) {
       inlineLinks(s, pendingFrom, pendingTo, LINKS_OTHER);
       pendingTo = 0;
     }
@@ -679,11 +686,13 @@ function readLevel(s: usize, n: usize, depth: u32): void {
       if (end == 0) end = tagAt(s, n, i, false);
       if (end != 0) {
         // A block tag ends the line (and the source line); a <br> just before a newline is that newline.
-        // A block opener's links but its hrefs wait for the text it wraps; links still waiting from an
-        // earlier one are read first, at any other tag or at an opener with links of its own.
-        const wraps = tagKind == TAG_BLOCK && at(s, i + 1) != SLASH && !tagVoid;
+        // A block opener's links but its hrefs wait for the text it wraps, past tags that hold none
+        // (openers, inline elements, void ones); links still waiting are read first at a block's
+        // closing tag or at an opener with links of its own.
+        const closing = at(s, i + 1) == SLASH;
+        const wraps = tagKind == TAG_BLOCK && !closing && !tagVoid;
         const blockLinks = wraps && inlineLinks(s, tagAttrFrom, tagAttrTo, LINKS_OTHER_ANY);
-        if (pendingTo != 0 && (!wraps || blockLinks)) {
+        if (pendingTo != 0 && (blockLinks || (closing && tagKind == TAG_BLOCK))) {
           inlineLinks(s, pendingFrom, pendingTo, LINKS_OTHER);
           pendingTo = 0;
         }

@@ -214,11 +214,16 @@ describe('the structure layer, rule by rule', () => {
     // A <div data-url> or <form action> holds the sentence it wraps, nested blocks between; an element with an href is a link in its sentence.
     expect(reading('Notes\n<div data-url="https://x.example/d"><p>Get the build now.</p></div>').text).toBe('Notes\n\n\n https://x.example/d Get the build now.\n\n');
     expect(reading('get it from <x-link href="https://x.example/a">here</x-link> now').text).toBe('get it from  https://x.example/a \nhere\n now');
+    // Past what holds no text (a hidden input, an icon, a blank entity); a block's closing tag reads what still waits.
+    expect(reading('<form action="https://x.example/f"><input type="hidden" name="csrf" value="1"><i class="icon"></i>&nbsp;<p>Get the build now.</p></form>').text).toBe(
+      '\n\n\n\nhidden\n\n\n\ncsrf\n\n\n\n1\n\n\n\nicon\n\n \n https://x.example/f Get the build now.\n\n',
+    );
+    expect(reading('<div data-url="https://x.example/d"></div><p>Other text.</p>').text).toBe('\n https://x.example/d \n\nOther text.\n');
     // A void element holds no text, and a namespace is no link.
     expect(reading('Notes <img src="https://x.example/p.gif">\n<p>Hi Bob</p>').text).toBe('Notes  https://x.example/p.gif \n\n\nHi Bob\n');
     expect(reading('<html xmlns="http://www.w3.org/1999/xhtml"><p>Hi</p>').text).toBe('\n\n\nhttp: www.w3.org/1999/xhtml\n\n\nHi\n');
     expectParity(
-      encoder.encode('<div data-url="https://a"><section action=ftp:b><p>x</p></section><div src="https://c"/>y<img src=https://d><br>z</div><iframe src="https://e"></iframe>'),
+      encoder.encode('<div data-url="https://a"><section action=ftp:b><p>x</p></section><div src="https://c"/>y<img src=https://d><br>z</div><iframe src="https://e"></iframe><p data-u="http://f">&#8203;&zwnj;<b>&nbsp;w</b></p>'),
       'block links',
     );
   });

@@ -665,7 +665,7 @@ function readLevel(out, src, depth) {
       }
     }
     const c = src[i];
-    if (pending && ![SP, TAB, LF, CR, LT].includes(c)) {
+    if (pending && ![SP, TAB, LF, CR, LT].includes(c) && !(c === AMP && [SP, TAB, LF, CR, 0xa0, 0x200b, 0x200c, 0x200d, 0x2060, 0xfeff].includes(entityAt(src, i)?.cps[0]))) {
       inlineLinks(out, src, pending[0], pending[1], 'other');
       pending = null;
     }
@@ -744,9 +744,10 @@ function readLevel(out, src, depth) {
         // A block opener's links wait for the text it wraps; one still waiting is read first, where
         // the old ones were, at an inline tag, a closing tag or another opener with links.
         const isBlock = tag.name !== 'br' && !INLINE.has(tag.name);
-        const wraps = isBlock && src[i + 1] !== SLASH && !VOID.has(tag.name) && src[tag.end - 2] !== SLASH;
+        const closing = src[i + 1] === SLASH;
+        const wraps = isBlock && !closing && !VOID.has(tag.name) && src[tag.end - 2] !== SLASH;
         const blockLinks = wraps && inlineLinks(out, src, tag.attrFrom, tag.attrTo, 'any-other');
-        if (pending && (!wraps || blockLinks)) {
+        if (pending && (blockLinks || (closing && isBlock))) {
           inlineLinks(out, src, pending[0], pending[1], 'other');
           pending = null;
         }
