@@ -87,10 +87,10 @@ function addressIn(s: usize, n: usize, m: usize): bool {
 /**
  * Whether the line at i (a line start) is a definition: up to eight bytes of blanks
  * and blockquote marks with at most one list bullet, `[label]` (1–64 bytes, no bracket
- * or newline), then either `:` and the address (its first token, bare or in <…>; for a
- * footnote `[^…]:`, the first absolute address on the line), or, for a label of 1–4
- * digits (a plain footnote), the first absolute address on the line. Sets the fields
- * above. Looks no further than the line.
+ * or newline), then either `:` and the address (its first token, bare or in <…>,
+ * then nothing but a title; for a footnote `[^…]:`, the first absolute address on the
+ * line), or, for a label of 1–4 digits (a plain footnote), the first absolute address
+ * on the line. Sets the fields above. Looks no further than the line.
  */
 function defAt(s: usize, n: usize, i: usize): bool {
   let j = i;
@@ -133,7 +133,11 @@ function defAt(s: usize, n: usize, i: usize): bool {
     m++;
   }
   dropTo = m;
-  return true;
+  // As in CommonMark, only a title may follow the address: `[ERROR]: https://… returned 503`, a log line, defines nothing.
+  while (m < n && isBlank(at(s, m))) m++;
+  if (m >= n) return true;
+  const c = at(s, m);
+  return c == LF || c == 0x0d || c == 0x22 || c == 0x27 || c == 0x28;
 }
 
 /**

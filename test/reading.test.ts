@@ -260,7 +260,8 @@ describe('the structure layer, rule by rule', () => {
     expect(reading('Old: see [1]\n[1] https://docs.example.com/notes\n> New: get it [1]\n> [1] https://evil.example/x').text).toBe(
       'Old\n see  1 https://docs.example.com/notes \n 1  \n  New\n get it  1 https://evil.example/x \n   1  ',
     );
-    // Not a definition: no address, or more than eight bytes before the bracket.
+    // Not a definition: words after the address (a log line), no address, or more than eight bytes before the bracket.
+    expect(reading('[ERROR] webhook failed\n[ERROR]: https://status.example/i/1 returned 503').text).toBe(' ERROR  webhook failed\n ERROR : https: status.example/i/1 returned 503');
     expect(reading('[x]\n[x]:\n[y]\n         [y]: https://too.far').text).toBe(' x \n x :\n y \n          y : https: too.far');
     expectParity(encoder.encode('[x][y] [y][] [Y]\n  [y]: <u> t\n   [^z]:\tv\n[9]  ftp:w \r\n[x]: q\n[y]: dup\n    [w]: no'), 'references');
     expectParity(encoder.encode('[1] [^2] [3]\n>>  * [1] a (mailto:x). b\n -[^2]: see <ftp:y>\n\t\t[3]:<z>\n        - [4] http:w'), 'definitions in quotes, lists and footnotes');

@@ -601,7 +601,8 @@ function referencesOf(src) {
       if (a) def = { url: [a.from, a.to], drop: [a.dropFrom, a.dropTo] };
     } else {
       const t = /^[ \t]*(?:<([^ \t\n\x0b\x0c\r>]+)>|([^< \t\n\x0b\x0c\r][^ \t\n\x0b\x0c\r]*))/.exec(line.slice(after - i));
-      if (t) {
+      // Only a title may follow the address, as in CommonMark (a log line's `[ERROR]: https://… returned 503` is no definition).
+      if (t && /^[ \t]*(?:$|[\r"'(])/.test(line.slice(after - i + t[0].length))) {
         const dropFrom = after + t[0].length - (t[1] !== undefined ? t[1].length + 2 : t[2].length);
         const from = dropFrom + (t[1] !== undefined ? 1 : 0);
         const len = (t[1] ?? t[2]).length;
