@@ -45,9 +45,11 @@ let dropTo: usize = 0;
   return c == SP || c == TAB;
 }
 
-/** Whether s[from, to) holds only digits (1–4 of them): a plain footnote's number. */
+/** Whether s[from, to) holds only digits (1–4 of them), blanks around them aside: a plain footnote's number (`[1]`, `[ 1 ]`). */
 function isFootnoteNumber(s: usize, from: usize, to: usize): bool {
-  if (to - from > 4) return false;
+  to = labelStop(s, from, to);
+  from = labelStart(s, from, to);
+  if (to == from || to - from > 4) return false;
   for (let k = from; k < to; k++) if (at(s, k) < 0x30 || at(s, k) > 0x39) return false;
   return true;
 }
@@ -59,7 +61,8 @@ function isFootnoteNumber(s: usize, from: usize, to: usize): bool {
 /**
  * The first absolute address among the tokens of the line from m (a footnote's text:
  * "Patched build: https://…"): the token without a leading '<' or '(' or trailing
- * '.', ',', ';', ':', ')' or '>' (urlFrom, urlTo), and the whole token to drop.
+ * '.', ',', ';', ':', ')' or '>', and past a Markdown link's `](` (`[site](https://…)`)
+ * (urlFrom, urlTo), and the whole token to drop.
  */
 function addressIn(s: usize, n: usize, m: usize): bool {
   while (m < n && at(s, m) != LF) {
@@ -73,6 +76,12 @@ function addressIn(s: usize, n: usize, m: usize): bool {
     let z = m;
     while (a < z && (at(s, a) == 0x3c || at(s, a) == 0x28)) a++;
     while (z > a && isTrailing(at(s, z - 1))) z--;
+    for (let p = a; p + 1 < z; p++) {
+      if (at(s, p) == RB && at(s, p + 1) == 0x28) {
+        a = p + 2;
+        break;
+      }
+    }
     if (z > a && isAbsoluteUrl(s, a, z)) {
       urlFrom = a;
       urlTo = z;

@@ -260,6 +260,9 @@ describe('the structure layer, rule by rule', () => {
     expect(reading('Old: see [1]\n[1] https://docs.example.com/notes\n> New: get it [1]\n> [1] https://evil.example/x').text).toBe(
       'Old\n see  1 https://docs.example.com/notes \n 1  \n  New\n get it  1 https://evil.example/x \n   1  ',
     );
+    // A plain footnote's number between blanks; a footnote whose address is a Markdown link.
+    expect(reading('get it here [ 1 ] now\n[ 1 ] https://x.example/a').text).toBe('get it here   1  https://x.example/a  now\n  1   ');
+    expect(reading('get it here[^1] now\n[^1]: [the mirror](https://x.example/b).').text).toBe('get it here  1 https://x.example/b  now\n  1 :  the ');
     // Not a definition: words after the address (a log line), no address, or more than eight bytes before the bracket.
     expect(reading('[ERROR] webhook failed\n[ERROR]: https://status.example/i/1 returned 503').text).toBe(' ERROR  webhook failed\n ERROR : https: status.example/i/1 returned 503');
     expect(reading('[x]\n[x]:\n[y]\n         [y]: https://too.far').text).toBe(' x \n x :\n y \n          y : https: too.far');

@@ -552,8 +552,14 @@ const labelKey = (text) => asciiLower(text).replace(/^[ \t]+|[ \t]+$/g, '').repl
 function addressIn(src, m) {
   const line = Buffer.from(src.subarray(m, src.indexOf(LF, m) < 0 ? src.length : src.indexOf(LF, m))).toString('latin1');
   for (const t of line.matchAll(/[^ \t\x0b\x0c\r]+/g)) {
-    const lead = /^[<(]*/.exec(t[0])[0].length;
-    const core = t[0].slice(lead).replace(/[.,;:)>]+$/, '');
+    let lead = /^[<(]*/.exec(t[0])[0].length;
+    let core = t[0].slice(lead).replace(/[.,;:)>]+$/, '');
+    // Past a Markdown link's `](`: `[site](https://…)`.
+    const md = core.indexOf('](');
+    if (md >= 0) {
+      lead += md + 2;
+      core = core.slice(md + 2);
+    }
     if (isAbsoluteUrl(core)) {
       const dropFrom = m + t.index;
       return { from: dropFrom + lead, to: dropFrom + lead + core.length, dropFrom, dropTo: dropFrom + t[0].length };
@@ -593,7 +599,7 @@ function referencesOf(src) {
     const labelFrom = i + prefix.length + 1;
     const label = m[2];
     const colon = m[3] === ':';
-    if (!colon && !/^\d{1,4}$/.test(label)) continue;
+    if (!colon && !/^[ \t]*\d{1,4}[ \t]*$/.test(label)) continue;
     let after = labelFrom + label.length + 1 + (colon ? 1 : 0);
     let def;
     if (!colon || label[0] === '^') {
