@@ -13,8 +13,10 @@
 //     matching triple;
 //  2. comments and CDATA are segments; a tag is removed (a block tag reads as a line
 //     break, <br> before a newline as nothing), its quoted attribute values (entities
-//     decoded) and its other words are segments, but a link's address (the first
-//     href, read as a URL) reads where the tag stands, as a Markdown link's does;
+//     decoded) and its other words are segments, but a link's address (an href, or
+//     any value that is an absolute URL) reads in the text as a Markdown link's does:
+//     where the tag stands, or for a block element's non-href links, where the text
+//     it wraps begins;
 //  3. entities are decoded; a decoded markup character reads as a space;
 //  4. a line-initial key ("Subject: …", YAML) ends its line at the colon; a YAML block
 //     scalar after it (key: |) is a segment; a line-opening # … ###### or // is dropped;

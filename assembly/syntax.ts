@@ -360,8 +360,7 @@ export function decodeEntities(s: usize, n: usize, dst: usize): usize {
 
 /** Whether the quote at i opens a string: see rule 1. The backward scans cover disjoint stretches of spaces. */
 export function structuralBefore(s: usize, i: usize): bool {
-  let k = <isize>i - 1;
-  while (k >= 0 && isLineSpace(at(s, <usize>k))) k--;
+  const k = lastBefore(s, i);
   if (k < 0) return true;
   const p = at(s, <usize>k);
   if (p == LF || (classOf(p) & K_STRUCTURAL) != 0) return true;
@@ -370,8 +369,15 @@ export function structuralBefore(s: usize, i: usize): bool {
     while (m >= 0 && at(s, <usize>m) == HASH && k - m < 6) m--;
   } else if (p == SLASH && m >= 0 && at(s, <usize>m) == SLASH) m--;
   else if (p != DASH && p != STAR) return false;
-  while (m >= 0 && isLineSpace(at(s, <usize>m))) m--;
+  m = lastBefore(s, <usize>(m + 1));
   return m < 0 || at(s, <usize>m) == LF;
+}
+
+/** The index of the last byte before i that is no line space (isLineSpace), or -1. */
+function lastBefore(s: usize, i: usize): isize {
+  let k = <isize>i - 1;
+  while (k >= 0 && isLineSpace(at(s, <usize>k))) k--;
+  return k;
 }
 
 /** Where a failed closer search stopped (a ' string's line end, else the end). */
@@ -416,8 +422,7 @@ function foldLines(s: usize, n: usize, k: usize): usize {
 
 /** Whether the quote at i follows '=' (blanks between): an attribute's or an argument's value. */
 function afterEquals(s: usize, i: usize): bool {
-  let k = <isize>i - 1;
-  while (k >= 0 && isLineSpace(at(s, <usize>k))) k--;
+  const k = lastBefore(s, i);
   return k >= 0 && at(s, <usize>k) == EQ;
 }
 
