@@ -52,7 +52,7 @@ import {
   AMP, at, BANG, blockAt, blockLen, blockResume, BS, cellComma, classOf, closedAfterEquals, closerStop, COMMA, CR, DASH, decodeEntities,
   decodeString, DQ, encode, entityAt, entityCp, entityRepeat, EQ, escapeAt, escKind, escValue, ESC_CP, ESC_LITERAL,
   find3, findCloser, GT, hasBlock, HASH, isAbsoluteUrl, isLineSpace, keyAt, keyMarker, K_MARKUP, K_NAME, K_RUN, K_SPECIAL, K_WS, LF,
-  lineMarkerAt, LT, MAX_DEPTH, MIN_LINE, MIN_SEGMENT, PIPE, QUESTION, settle, SLASH, SP, SQ, STAR, structuralBefore,
+  LB, lineMarkerAt, LT, MAX_DEPTH, MIN_LINE, MIN_SEGMENT, PIPE, QUESTION, RB, settle, SLASH, SP, SQ, STAR, structuralBefore,
   TAB, tagAt, tagAttrFrom, tagAttrTo, tagKind, tagReach, tagVoid, TAG_BLOCK, TAG_BR,
   specialBits, specialTablesAgree,
 } from './syntax';
@@ -437,8 +437,6 @@ function segment(content: usize, len: usize, depth: u32): void {
 }
 
 const NONE: usize = <usize>-1;
-const LB: u32 = 0x5b;
-const RB: u32 = 0x5d;
 // Bytes the reading may still spend on addresses read at their use (see layout).
 let referenceBudget: usize = 0;
 

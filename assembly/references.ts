@@ -16,15 +16,12 @@
 // the first definition after it: where Markdown keeps the first, a result that joins
 // messages (a quoted reply, an inbox) numbers each message's footnotes afresh.
 
-import { at, classOf, isAbsoluteUrl, K_WS, LF, SP, TAB } from './syntax';
+import { at, classOf, COLON, isAbsoluteUrl, K_WS, LB, LF, RB, SP, TAB } from './syntax';
 
 const MAX_REFERENCES: u32 = 64;
 export const MAX_LABEL: usize = 64;
 const ENTRY: usize = 32;
 const HEAD: usize = 8;
-const LB: u32 = 0x5b;
-const RB: u32 = 0x5d;
-const COLON: u32 = 0x3a;
 const CARET: u32 = 0x5e;
 const MAX_PREFIX: usize = 8;
 const EMITTED: u32 = 0x80000000;
