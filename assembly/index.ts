@@ -20,4 +20,4 @@ export function heapBase(): usize {
 }
 
 /** Bumped whenever an export's meaning changes, so bindings refuse a stale core.wasm. */
-export const ABI_VERSION: u32 = 5;
+export const ABI_VERSION: u32 = 6;

@@ -439,6 +439,10 @@ function segment(content: usize, len: usize, depth: u32): void {
 const NONE: usize = <usize>-1;
 // Bytes the reading may still spend on addresses read at their use (see layout).
 let referenceBudget: usize = 0;
+// Whether a use found the budget spent: its address stays at its definition, and the
+// header says so, so that provenance can charge that address the riskiest passage
+// (uses placed before an injected one can drain the budget on purpose).
+let unreadReferences = false;
 
 /** The end of a bracket's label at `from` ('[' before it): the ']' within MAX_LABEL bytes, no '[' or newline between, or NONE. */
 function labelEnd(s: usize, n: usize, from: usize): usize {
@@ -484,7 +488,10 @@ function referenceUse(s: usize, n: usize, open: usize, i: usize, refs: usize): u
   if (k < 0 || referenceLabelFrom(refs, <u32>k) == from) return 0;
   const url = referenceUrlFrom(refs, <u32>k);
   const len = referenceUrlTo(refs, <u32>k) - url;
-  if (len + 2 > referenceBudget) return 0;
+  if (len + 2 > referenceBudget) {
+    unreadReferences = true;
+    return 0;
+  }
   referenceBudget -= len + 2;
   markEmitted(refs, <u32>k);
   putInline(s + url, len);
@@ -799,6 +806,7 @@ export const H_PARAGRAPHS: u32 = 6;
 export const H_RANGES: u32 = 8; // pointer, count (written by readingRanges)
 export const H_RANGE_CAP: u32 = 10;
 export const H_WORK: u32 = 11;
+export const H_UNREAD_REFERENCES: u32 = 12; // 1 when a link reference's address was not read at one of its uses (the budget was spent)
 
 /** Longest input read (the bounds below stay within 32 bits). */
 export const MAX_READING_INPUT: u32 = 1 << 24;
@@ -884,6 +892,7 @@ export function reading(ptr: usize, len: usize, region: usize, cap: usize): usiz
   lineStart = true;
   stack = work;
   referenceBudget = len;
+  unreadReferences = false;
   readLevel(ptr, len, 0);
   const newlines = work; // the decode stack is done with
   const readingLen = letterLayer(base, out - base, newlines);
@@ -903,6 +912,7 @@ export function reading(ptr: usize, len: usize, region: usize, cap: usize): usiz
   store<u32>(h + ((H_RANGES + 1) << 2), 0);
   store<u32>(h + (H_RANGE_CAP << 2), <u32>rangeCap);
   store<u32>(h + (H_WORK << 2), <u32>work);
+  store<u32>(h + (H_UNREAD_REFERENCES << 2), unreadReferences ? 1 : 0);
   return spanOverflow ? 1 : 0;
 }
 

@@ -31,6 +31,7 @@ interface CoreReading {
   lines: number[];
   paragraphs: number[];
   ranges: number[];
+  unreadReferences: boolean;
 }
 
 /** The core's reading of raw bytes (no normalisation), read straight from its region. */
@@ -53,6 +54,7 @@ function coreRead(bytes: Uint8Array): CoreReading {
       lines: pairs(h[4]!, h[5]!),
       paragraphs: pairs(h[6]!, h[7]!),
       ranges: pairs(h[8]!, count),
+      unreadReferences: h[12] === 1,
     };
   } finally {
     arena.free(region);
@@ -70,15 +72,16 @@ function expectParity(bytes: Uint8Array, label = ''): void {
   expect(core.lines, show()).toEqual(ref.lines);
   expect(core.paragraphs, show()).toEqual(ref.paragraphs);
   expect(core.ranges, show()).toEqual(referenceRanges(ref.bytes, ref));
+  expect(core.unreadReferences, show()).toBe(ref.unreadReferences);
 }
 
 const normalBytes = (text: string) => encoder.encode(normalizeText(text));
 
 /** The reference's reading of `text` as the bindings return it: a string, and UTF-16 offsets. */
-function referenceText(text: string): { text: string; segments: number[]; ranges: number[] } {
+function referenceText(text: string): { text: string; segments: number[]; ranges: number[]; unreadReferences: boolean } {
   const ref = referenceRead(normalBytes(text));
   const toUnits = (offsets: number[]) => offsets.map((b) => decoder.decode(ref.bytes.subarray(0, b)).length);
-  return { text: decoder.decode(ref.bytes), segments: toUnits(ref.segments), ranges: toUnits(referenceRanges(ref.bytes, ref)) };
+  return { text: decoder.decode(ref.bytes), segments: toUnits(ref.segments), ranges: toUnits(referenceRanges(ref.bytes, ref)), unreadReferences: ref.unreadReferences };
 }
 
 /** The reading's text and its segments' texts, through the bindings. */
@@ -226,6 +229,19 @@ describe('the structure layer, rule by rule', () => {
       encoder.encode('<div data-url="https://a"><section action=ftp:b><p>x</p></section><div src="https://c"/>y<img src=https://d><br>z</div><iframe src="https://e"></iframe><p data-u="http://f">&#8203;&zwnj;<b>&nbsp;w</b></p>'),
       'block links',
     );
+  });
+
+  it('says when a link reference\'s address was left unread at a use, its budget (the input\'s length) spent', () => {
+    const page = (uses: number) => `- sync ${'[p] '.repeat(uses)}\n\nget it [here][dl]\n\n[p]: https://cdn.example/t?${'a'.repeat(20)}\n[dl]: https://x.example/a\n`;
+    const few = readText(page(2));
+    expect(few.unreadReferences).toBe(false);
+    expect(few.text).toContain('here https://x.example/a');
+    // A hundred uses of a long address spend the budget before the last use: its address stays at its definition.
+    const many = readText(page(100));
+    expect(many.unreadReferences).toBe(true);
+    expect(many.text).not.toContain('here https://x.example/a');
+    expect(many.text).toContain('dl : https: x.example/a');
+    expect(readText('no references [here]').unreadReferences).toBe(false);
   });
 
   it('reads a link reference\'s address where it is used, at every use before its definition', () => {
@@ -515,7 +531,7 @@ describe('the core equals the JavaScript reference', () => {
     fc.assert(
       fc.property(text, (s) => {
         const ref = referenceText(s);
-        expect(readText(s)).toEqual({ text: ref.text, segments: ref.segments });
+        expect(readText(s)).toEqual({ text: ref.text, segments: ref.segments, unreadReferences: ref.unreadReferences });
         expect(readingRanges(s)).toEqual({ text: ref.text, ranges: ref.ranges });
       }),
       { numRuns: 1500 },

@@ -17,6 +17,12 @@ export interface Reading {
    * inner ones before the ones that hold them.
    */
   readonly segments: number[];
+  /**
+   * Whether a link reference's address was not read at one of its uses: the
+   * reading spends at most the input's length on such addresses (assembly/reading.ts),
+   * and past that an address stays only at its definition.
+   */
+  readonly unreadReferences: boolean;
 }
 
 /** A reading and the ranges of it the injection classifier scores. */
@@ -34,6 +40,7 @@ export interface ReadingRanges {
 const H_READING = 0;
 const H_SEGMENTS = 2;
 const H_RANGES = 8;
+const H_UNREAD_REFERENCES = 12;
 
 /** Longest normalised input, in UTF-8 bytes, the core reads (MAX_READING_INPUT). */
 export const MAX_READING_BYTES = 1 << 24;
@@ -73,6 +80,8 @@ export interface StagedReading {
   /** The ranges (when asked for), as u32 pairs. */
   readonly ranges: number;
   readonly rangeCount: number;
+  /** See Reading.unreadReferences. */
+  readonly unreadReferences: boolean;
 }
 
 /**
@@ -104,6 +113,7 @@ export function stageReading(text: string, withRanges: boolean): StagedReading {
     text: h[H_READING]!, length: h[H_READING + 1]!,
     segments: h[H_SEGMENTS]!, segmentCount: h[H_SEGMENTS + 1]!,
     ranges: h[H_RANGES]!, rangeCount,
+    unreadReferences: h[H_UNREAD_REFERENCES] === 1,
   };
 }
 
@@ -124,7 +134,7 @@ export function readingIds(bytes: number): number {
 export function readText(text: string): Reading {
   const s = stageReading(text, false);
   const { string, offsets } = decodeWithOffsets(s.text, s.length, s.segments, s.segmentCount);
-  return { text: string, segments: offsets };
+  return { text: string, segments: offsets, unreadReferences: s.unreadReferences };
 }
 
 /** The reading of `text` and the ranges of it the classifier scores. */

@@ -124,9 +124,15 @@ export class CoreClassifier implements ContentScorer {
    * Nor does a line of one ASCII token (an IBAN, a URL, an address on its own line):
    * a value is not an instruction; the window and the string it sits in say
    * whether it was asked for.
+   *
+   * When the reading left a link reference's address unread at one of its uses
+   * (its budget for them was spent: uses placed before an injected one can spend
+   * it on purpose), the address is known to be somewhere in the result but not in
+   * which passage: every passage is charged as the riskiest one, as a session
+   * charges a value past its tracing budget.
    */
   passages(text: string): Passage[] {
-    const { text: reading, segments } = readText(text);
+    const { text: reading, segments, unreadReferences } = readText(text);
     const strings = new SegmentIndex(segments, (from, to) => this.score(reading.slice(from, to)));
     const w = windowRanges(reading);
     const out: Passage[] = [];
@@ -145,7 +151,7 @@ export class CoreClassifier implements ContentScorer {
         out.push({ text: line, score, context, segment: strings.scoreOf(lines[k]!, lines[k + 1]!) ?? score });
       }
     }
-    return out;
+    return unreadReferences ? chargedAsRiskiest(out) : out;
   }
 
   /**
@@ -168,6 +174,13 @@ export class CoreClassifier implements ContentScorer {
     }
     return out;
   }
+}
+
+/** The passages with every score raised to the highest score any of them has. */
+function chargedAsRiskiest(passages: Passage[]): Passage[] {
+  let peak = 0;
+  for (const p of passages) peak = Math.max(peak, p.score, p.context, p.segment ?? 0);
+  return passages.map((p) => ({ ...p, score: Math.max(p.score, peak), context: Math.max(p.context, peak), segment: Math.max(p.segment ?? 0, peak) }));
 }
 
 const WORDLIKE = /[\p{L}\p{N}]/u;

@@ -13,6 +13,8 @@ export interface ReferenceReading {
   segments: number[];
   lines: number[];
   paragraphs: number[];
+  /** Whether a link reference's address was left unread at a use (the budget was spent). */
+  unreadReferences: boolean;
 }
 
 export function read(bytes: Uint8Array): ReferenceReading;

@@ -798,6 +798,7 @@ function readLevel(out, src, depth) {
         i = resume;
         continue;
       }
+      if (d && d.labelFrom !== from) out.unreadReferences = true; // the budget is spent: the address stays at its definition
     }
     if (c === AMP) {
       const e = entityAt(src, i);
@@ -982,13 +983,14 @@ function letterLayer(b) {
 export function read(bytes) {
   const out = new Out();
   out.referenceBudget = bytes.length;
+  out.unreadReferences = false;
   readLevel(out, bytes, 0);
   const { bytes: text, map } = letterLayer(out.bytes);
   const spans = (list) => list.flatMap(([from, to]) => {
     if (map[from] < 0 || map[to] < 0) throw new Error('reference: a span boundary inside a word');
     return [map[from], map[to]];
   });
-  return { bytes: text, segments: spans(out.segments), lines: spans(out.lines), paragraphs: spans(out.paragraphs) };
+  return { bytes: text, segments: spans(out.segments), lines: spans(out.lines), paragraphs: spans(out.paragraphs), unreadReferences: out.unreadReferences };
 }
 
 // ---------------------------------------------------------------- ranges
