@@ -46,7 +46,7 @@
 import { letterLayer } from './letters';
 import {
   markEmitted, MAX_LABEL, nextDefinition, referenceCount, referenceDropFrom, referenceDropTo, referenceEmitted, referenceFor, referenceLabelFrom,
-  referencesOf, referenceUrlFrom, referenceUrlTo, REFERENCE_TABLE_BYTES,
+  referencesLeftOut, referencesOf, referenceUrlFrom, referenceUrlTo, REFERENCE_TABLE_BYTES,
 } from './references';
 import {
   AMP, at, BANG, blockAt, blockLen, blockResume, BS, cellComma, classOf, closedAfterEquals, closerStop, COMMA, CR, DASH, decodeEntities,
@@ -439,9 +439,10 @@ function segment(content: usize, len: usize, depth: u32): void {
 const NONE: usize = <usize>-1;
 // Bytes the reading may still spend on addresses read at their use (see layout).
 let referenceBudget: usize = 0;
-// Whether a use found the budget spent: its address stays at its definition, and the
-// header says so, so that provenance can charge that address the riskiest passage
-// (uses placed before an injected one can drain the budget on purpose).
+// Whether a use found the budget spent, or a level held more definitions than its
+// table: an address then stays at its definition, and the header says so, so that
+// provenance can charge it the riskiest passage (uses or definitions placed before
+// an injected one can spend either on purpose).
 let unreadReferences = false;
 
 /** The end of a bracket's label at `from` ('[' before it): the ']' within MAX_LABEL bytes, no '[' or newline between, or NONE. */
@@ -523,6 +524,7 @@ function readLevel(s: usize, n: usize, depth: u32): void {
   // Link reference definitions (assembly/references.ts), on the stack while this level is read.
   const refs = stack;
   const refBytes = referencesOf(s, n, refs);
+  if (referencesLeftOut()) unreadReferences = true;
   stack += refBytes;
   let nextRef: u32 = 0; // the next definition in input order, and where its address starts
   let nextRefAt: usize = refBytes != 0 ? referenceDropFrom(refs, 0) : NONE;

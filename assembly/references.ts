@@ -12,7 +12,7 @@
 // label's hash, the next definition of the same label + 1), then the hash slots (u16:
 // definition index + 1), at least four per definition. Definitions are in input order,
 // up to 64 a level (a lookup probes at most that many slots, comparing full hashes
-// first). A label defined again is chained to its first definition, and a use takes
+// first; a level with more says so, see referencesLeftOut). A label defined again is chained to its first definition, and a use takes
 // the first definition after it: where Markdown keeps the first, a result that joins
 // messages (a quoted reply, an inbox) numbers each message's footnotes afresh.
 
@@ -259,8 +259,13 @@ function lineAfter(s: usize, n: usize, i: usize): usize {
  */
 export function referencesOf(s: usize, n: usize, t: usize): usize {
   let count: u32 = 0;
-  for (let i: usize = 0; i < n && count < MAX_REFERENCES; i = lineAfter(s, n, i)) {
+  leftOut = false;
+  for (let i: usize = 0; i < n; i = lineAfter(s, n, i)) {
     if (!defAt(s, n, i)) continue;
+    if (count == MAX_REFERENCES) {
+      leftOut = true;
+      break;
+    }
     const d = entry(t, count);
     store<u32>(d, <u32>labelFrom);
     store<u32>(d, <u32>(labelTo - labelFrom), 4);
@@ -295,6 +300,14 @@ export function referencesOf(s: usize, n: usize, t: usize): usize {
     store<u16>(slots + (<usize>h << 1), <u16>(k + 1));
   }
   return HEAD + <usize>count * ENTRY + (<usize>size << 1);
+}
+
+// Whether the last referencesOf found a definition past MAX_REFERENCES: its uses keep no address.
+let leftOut = false;
+
+/** Whether the last table left a definition out (more than MAX_REFERENCES in the level). */
+@inline export function referencesLeftOut(): bool {
+  return leftOut;
 }
 
 @inline export function referenceCount(t: usize): u32 {

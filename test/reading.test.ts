@@ -242,6 +242,12 @@ describe('the structure layer, rule by rule', () => {
     expect(many.text).not.toContain('here https://x.example/a');
     expect(many.text).toContain('dl : https: x.example/a');
     expect(readText('no references [here]').unreadReferences).toBe(false);
+    // So does a level with more definitions than its table holds (64): the last one's use keeps no address.
+    const defined = (count: number) => `get it [here][dl]\n\n${Array.from({ length: count }, (_, k) => `[r${k}]: https://r${k}.example\n`).join('')}[dl]: https://x.example/a\n`;
+    expect(readText(defined(63)).unreadReferences).toBe(false);
+    expect(readText(defined(63)).text).toContain('here https://x.example/a');
+    expect(readText(defined(64)).unreadReferences).toBe(true);
+    expect(readText(defined(64)).text).not.toContain('here https://x.example/a');
   });
 
   it('reads a link reference\'s address where it is used, at every use before its definition', () => {

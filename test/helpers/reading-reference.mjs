@@ -582,7 +582,7 @@ const prefixFits = (prefix) => prefix.length <= 8 || (prefix.length === 9 && pre
  */
 function referencesOf(src) {
   const defs = [];
-  for (let i = 0; i < src.length && defs.length < 64; i++) {
+  for (let i = 0; i < src.length && defs.length <= 64; i++) {
     if (i > 0 && src[i - 1] !== LF) continue;
     const line = Buffer.from(src.subarray(i, src.indexOf(LF, i) < 0 ? src.length : src.indexOf(LF, i))).toString('latin1');
     // A text browser's list of the links it numbered: `   1. https://…` pairs with `[1]`.
@@ -617,6 +617,9 @@ function referencesOf(src) {
     }
     if (def) defs.push({ label: labelKey(label), labelFrom, url: src.subarray(def.url[0], def.url[1]), drop: def.drop, emitted: false });
   }
+  // A 65th definition is left out, and the reading says so (unreadReferences).
+  defs.leftOut = defs.length > 64;
+  if (defs.leftOut) defs.pop();
   return defs;
 }
 
@@ -644,6 +647,7 @@ function readLevel(out, src, depth) {
     } else cellSplit = true;
   };
   const defs = referencesOf(src);
+  if (defs.leftOut) out.unreadReferences = true;
   const byLabel = new Map(); // label → its definitions in input order
   for (const d of defs) byLabel.set(d.label, [...(byLabel.get(d.label) ?? []), d]);
   let nextRef = 0;
