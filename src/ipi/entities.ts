@@ -28,7 +28,10 @@ export function entities(text: string): string[] {
   return [...found];
 }
 
-const trimEnd = (value: string): string => value.replace(/[.,;:]+$/, '');
+/** The value without the punctuation a sentence puts after it ("write to a@b.example."). */
+function trimEnd(value: string): string {
+  return value.replace(/[.,;:]+$/, '');
+}
 
 /**
  * Account, card and phone numbers written in groups (`FR14 2004 1010 0505 0001
