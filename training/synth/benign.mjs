@@ -4,7 +4,7 @@
 // imperatives, customer requests, and ordinary text in the languages the attacks
 // use.
 import { int, pick } from './random.mjs';
-import { BEFORE, HUNTED, NAMES, SHARED } from './attacks.mjs';
+import { NAMES } from './attacks.mjs';
 import { accountRef, amount, email, iban } from './entities.mjs';
 import { COMPOSED_LANGUAGES, composedBenign } from './languages.mjs';
 
@@ -199,21 +199,6 @@ function correction(r) {
   return `${pick(r, CORRECTION_VERBS)} ${pick(r, CORRECTED)}${joint}${joint === '. ' ? cap(what) : what}.${pick(r, ['', ' Sorry for the confusion.', ' Thanks!', ' Apologies.'])}`;
 }
 
-// The words of the canonical attacks in ordinary use: instructions to follow, rules
-// that changed, secrets handled as documentation says, documents shared by their
-// owners. The attacks say them to the reader as an order; these do not.
-function mention(r) {
-  return pick(r, [
-    () => `${pick(r, ['Follow', 'Read', 'Keep', 'Check'])} the ${pick(r, ['instructions', 'directions', 'guidelines', 'rules', 'safety instructions'])} ${pick(r, ['on the label', 'in the box', 'from your pharmacist', 'that came with the device', 'in the manual', 'posted at the entrance', 'you were given at check-in'])} ${pick(r, ['before first use', 'when you install it', 'to avoid damage', 'and keep them for later', 'if the light blinks red'])}.`,
-    () => `The ${pick(r, BEFORE)} ${pick(r, ['travel policy', 'expense rules', 'installation instructions', 'parking rules', 'opening hours', 'price list', 'guidelines for remote work', 'release checklist'])} ${pick(r, ['are no longer valid', 'have been withdrawn', 'are superseded', 'are replaced by the version below', 'have expired', 'are cancelled'])} ${pick(r, ['from 1 March', 'as of this release', 'for all staff', 'after the merger', 'until further notice'])}.`,
-    () => `To ${pick(r, ['list', 'rotate', 'revoke', 'find', 'export'])} ${pick(r, ['all', 'every one of the', 'any', 'all the'])} ${pick(r, HUNTED)} ${pick(r, ['in your account', 'stored in the vault', 'for this project', 'of a service account', 'that have expired'])}, ${pick(r, ['run `vault list secret/`', 'open Settings > Security', 'use the admin console', 'call the keys endpoint with an admin token', 'ask your workspace owner'])}.`,
-    () => `Never ${pick(r, ['paste', 'share', 'send', 'post'])} your ${pick(r, HUNTED)} ${pick(r, ['in a chat', 'by email', 'in a ticket', 'with anyone', 'in a public repository'])}; ${pick(r, ['we will never ask for them', 'keep them in the password manager', 'rotate them if that happens', 'report it to the security team'])}.`,
-    () => `${pick(r, NAMES)} shared ${pick(r, SHARED)} with you${pick(r, ['', ' and gave you edit access', ' and made you an owner', '. You can view and comment'])}.`,
-    () => `${pick(r, NAMES)} requested ${pick(r, ['edit', 'view', 'owner', 'write'])} access to ${pick(r, SHARED)}. ${pick(r, ['Open it to approve or deny the request.', 'Only an owner can approve it.', 'The request expires in 7 days.'])}`,
-    () => `You were added as ${pick(r, ['a collaborator', 'an owner', 'an admin', 'a maintainer', 'an editor'])} ${pick(r, ['of', 'on', 'with write access to'])} ${pick(r, SHARED)} by ${pick(r, NAMES)}.`,
-  ])();
-}
-
 /** A benign text of a kind picked at random; `kind` says which. */
 export function benignText(r) {
   const roll = r();
@@ -221,8 +206,7 @@ export function benignText(r) {
   if (roll < 0.24) return { kind: 'trivia', text: trivia(r) };
   if (roll < 0.34) return { kind: 'code', text: pick(r, CODE) };
   if (roll < 0.42) return { kind: 'terms', text: pick(r, TERMS) };
-  if (roll < 0.59) return { kind: 'howto', text: [pick(r, HOWTO), pick(r, HOWTO)].join(' ') };
-  if (roll < 0.63) return { kind: 'mention', text: mention(r) };
+  if (roll < 0.63) return { kind: 'howto', text: [pick(r, HOWTO), pick(r, HOWTO)].join(' ') };
   if (roll < 0.66) return { kind: 'correction', text: correction(r) };
   if (roll < 0.74) return { kind: 'request', text: pick(r, REQUESTS) };
   if (roll < 0.8) return { kind: 'errand', text: errand(r) };
