@@ -45,8 +45,8 @@
 
 import { letterLayer } from './letters';
 import {
-  markEmitted, MAX_LABEL, nextDefinition, referenceCount, referenceDropFrom, referenceDropTo, referenceEmitted, referenceFor, referenceLabelFrom,
-  referencesLeftOut, referencesOf, referenceUrlFrom, referenceUrlTo, REFERENCE_TABLE_BYTES,
+  markEmitted, MAX_LABEL, moveReference, nextDefinition, referenceCount, referenceDropFrom, referenceDropTo, referenceEmitted, referenceFor, referenceLabelFrom,
+  referencesLeftOut, referencesOf, referenceTableBytes, referenceUrlFrom, referenceUrlTo,
 } from './references';
 import {
   AMP, at, BANG, blockAt, blockLen, blockResume, BS, cellComma, classOf, closedAfterEquals, closerStop, COMMA, CR, DASH, decodeEntities,
@@ -485,7 +485,13 @@ function referenceUse(s: usize, n: usize, open: usize, i: usize, refs: usize): u
   }
   if (to == from || labelEnd(s, n, from) != to) return 0;
   let k = referenceFor(refs, s, from, to);
-  while (k >= 0 && referenceDropFrom(refs, <u32>k) < i) k = nextDefinition(refs, <u32>k); // the first definition after the use
+  const first = k;
+  let last = k;
+  while (k >= 0 && referenceDropFrom(refs, <u32>k) < i) {
+    last = k;
+    k = nextDefinition(refs, <u32>k); // the first definition after the use
+  }
+  if (k != first) moveReference(<u32>(k >= 0 ? k : last));
   if (k < 0 || referenceLabelFrom(refs, <u32>k) == from) return 0;
   const url = referenceUrlFrom(refs, <u32>k);
   const len = referenceUrlTo(refs, <u32>k) - url;
@@ -856,7 +862,7 @@ function layout(len: usize): void {
   // each at most that level's input (≤ L), and above the last, for a moment, a value's
   // URL token (≤ L, see linkOf); a level's link reference table. The newline table: a u32 per newline and one more.
   // The de-duplication index: a u32 per reading offset and per range.
-  const decode = len * 9 + 64 + REFERENCE_TABLE_BYTES * (<usize>MAX_DEPTH + 1);
+  const decode = len * 9 + 64 + referenceTableBytes(len) * (<usize>MAX_DEPTH + 1);
   const newlines = (r + 2) << 2;
   const dedup = ((r + 2) << 2) + (rangeCap << 2);
   regionBytes = workAt + align(max(decode, max(newlines, dedup)));

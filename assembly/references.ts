@@ -11,14 +11,14 @@
 // bit 31 set once it has been read at a use, the stretch the reading then drops, the
 // label's hash, the next definition of the same label + 1), then the hash slots (u16:
 // definition index + 1), at least four per definition. Definitions are in input order,
-// up to 64 a level (a lookup probes at most that many slots, comparing full hashes
+// up to 256 a level (a lookup probes at most that many slots, comparing full hashes
 // first; a level with more says so, see referencesLeftOut). A label defined again is chained to its first definition, and a use takes
 // the first definition after it: where Markdown keeps the first, a result that joins
 // messages (a quoted reply, an inbox) numbers each message's footnotes afresh.
 
 import { at, classOf, COLON, isAbsoluteUrl, K_WS, LB, LF, RB, SP, TAB } from './syntax';
 
-const MAX_REFERENCES: u32 = 64;
+const MAX_REFERENCES: u32 = 256;
 export const MAX_LABEL: usize = 64;
 const ENTRY: usize = 32;
 const HEAD: usize = 8;
@@ -26,8 +26,18 @@ const CARET: u32 = 0x5e;
 const MAX_PREFIX: usize = 8;
 const EMITTED: u32 = 0x80000000;
 
-/** Bytes a table of up to MAX_REFERENCES definitions may take. */
-export const REFERENCE_TABLE_BYTES: usize = HEAD + <usize>MAX_REFERENCES * ENTRY + 256 * 2;
+/**
+ * Bytes the table of a level read from at most `len` input bytes may take: its
+ * entries, then its u16 slots (the power of two at or above four a definition). A
+ * definition is a line of at least four bytes ("[a]:b"), so a short input needs a
+ * small table, and the reading's region stays small for short texts.
+ */
+export function referenceTableBytes(len: usize): usize {
+  const most = min(<usize>MAX_REFERENCES, len / 4 + 1);
+  let size: usize = 4;
+  while (size < most << 2) size <<= 1;
+  return HEAD + most * ENTRY + (size << 1);
+}
 
 // The definition defAt found: its label, the address token, and the stretch the
 // reading drops once the address has been read at a use (the token, or <token>).
@@ -222,6 +232,9 @@ function sameLabel(s: usize, a: usize, aTo: usize, b: usize, bTo: usize): bool {
   return t + HEAD + <usize>k * ENTRY;
 }
 
+// The slot referenceFor last found its definition in (see moveReference).
+let foundSlot: usize = 0;
+
 /** The definition labelled s[from, to) in the table at t (case aside), or -1. */
 export function referenceFor(t: usize, s: usize, from: usize, to: usize): i32 {
   const mask = load<u32>(t, 4);
@@ -233,7 +246,10 @@ export function referenceFor(t: usize, s: usize, from: usize, to: usize): i32 {
   while (v != 0) {
     const d = entry(t, v - 1);
     const at0 = <usize>load<u32>(d);
-    if (load<u32>(d, 24) == hash && sameLabel(s, at0, at0 + <usize>load<u32>(d, 4), from, to)) return <i32>(v - 1);
+    if (load<u32>(d, 24) == hash && sameLabel(s, at0, at0 + <usize>load<u32>(d, 4), from, to)) {
+      foundSlot = slots + (<usize>h << 1);
+      return <i32>(v - 1);
+    }
     h = (h + 1) & mask;
     v = <u32>load<u16>(slots + (<usize>h << 1));
   }
@@ -335,6 +351,16 @@ let leftOut = false;
   return <usize>load<u32>(entry(t, k));
 }
 /** The next definition of definition k's label, or -1. */
+/**
+ * Points the slot the last referenceFor found at definition k, a later one of the
+ * same label: uses are read in input order and look only at definitions after them,
+ * so the ones before k are never wanted again, and a label defined many times is
+ * walked once in all, not once per use.
+ */
+@inline export function moveReference(k: u32): void {
+  store<u16>(foundSlot, <u16>(k + 1));
+}
+
 @inline export function nextDefinition(t: usize, k: u32): i32 {
   return <i32>load<u32>(entry(t, k), 28) - 1;
 }

@@ -242,12 +242,12 @@ describe('the structure layer, rule by rule', () => {
     expect(many.text).not.toContain('here https://x.example/a');
     expect(many.text).toContain('dl : https: x.example/a');
     expect(readText('no references [here]').unreadReferences).toBe(false);
-    // So does a level with more definitions than its table holds (64): the last one's use keeps no address.
+    // So does a level with more definitions than its table holds (256): the last one's use keeps no address.
     const defined = (count: number) => `get it [here][dl]\n\n${Array.from({ length: count }, (_, k) => `[r${k}]: https://r${k}.example\n`).join('')}[dl]: https://x.example/a\n`;
-    expect(readText(defined(63)).unreadReferences).toBe(false);
-    expect(readText(defined(63)).text).toContain('here https://x.example/a');
-    expect(readText(defined(64)).unreadReferences).toBe(true);
-    expect(readText(defined(64)).text).not.toContain('here https://x.example/a');
+    expect(readText(defined(255)).unreadReferences).toBe(false);
+    expect(readText(defined(255)).text).toContain('here https://x.example/a');
+    expect(readText(defined(256)).unreadReferences).toBe(true);
+    expect(readText(defined(256)).text).not.toContain('here https://x.example/a');
   });
 
   it('reads a link reference\'s address where it is used, at every use before its definition', () => {
@@ -565,10 +565,11 @@ describe('hostile input completes and matches the reference', () => {
     'runs of tags inside a quoted value, then 2 KB of nothing': () => ('<a title="' + '<b '.repeat(600) + '"' + 'x'.repeat(2000)).repeat(60),
     'quotes of both kinds crossing': () => '<a x="\'<a y=\'"'.repeat(40_000),
     'link references with one hash slot': () => {
-      // 64 definitions, then uses of labels whose lookups probe the whole table.
-      const defs = Array.from({ length: 64 }, (_, k) => `[l${k}]: https://x.example/${k}`).join('\n');
-      return `${'[l0] [l63][zz] [q]'.repeat(40_000)}\n${defs}\n`;
+      // A full table (256 definitions), then uses of labels whose lookups probe the whole table.
+      const defs = Array.from({ length: 256 }, (_, k) => `[l${k}]: https://x.example/${k}`).join('\n');
+      return `${'[l0] [l255][zz] [q]'.repeat(40_000)}\n${defs}\n`;
     },
+    'one label defined 256 times, then used after every definition': () => `${'[a]: https://a.example\n'.repeat(256)}${'[a] '.repeat(200_000)}`,
     'one long definition used everywhere': () => `${'[a] '.repeat(100_000)}\n[a]: https://x.example/${'p'.repeat(400_000)}\n[a]: dup\n`,
     'long tags with links': () => ('<a style="' + 'c'.repeat(7000) + '" href="https://x.example/" src="http://y">z</a> ').repeat(40),
     'keys, markers and blocks on every line': () => 'Note: x\n# - key: |\n  y\n'.repeat(50_000),

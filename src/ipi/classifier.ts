@@ -69,6 +69,13 @@ export interface Passage {
    * before it; the session then uses `score`.
    */
   readonly segment?: number;
+  /**
+   * Charged as the riskiest passage of its result: the reading left a link
+   * reference's address unread at a use, so the address's passage is not known
+   * (decision 85). A session then also takes such a passage to ask what any
+   * passage of the result asks.
+   */
+  readonly charged?: boolean;
 }
 
 /** A replacement content model: raw logits (the detector calibrates them with `anchors`). */
@@ -128,8 +135,8 @@ export class CoreClassifier implements ContentScorer {
    * When the reading left a link reference's address unread at one of its uses
    * (its budget for them was spent: uses placed before an injected one can spend
    * it on purpose), the address is known to be somewhere in the result but not in
-   * which passage: every passage is charged as the riskiest one, as a session
-   * charges a value past its tracing budget.
+   * which passage: every passage is charged as the riskiest one (`charged`), as a
+   * session charges a value past its tracing budget.
    */
   passages(text: string): Passage[] {
     const { text: reading, segments, unreadReferences } = readText(text);
@@ -180,7 +187,7 @@ export class CoreClassifier implements ContentScorer {
 function chargedAsRiskiest(passages: Passage[]): Passage[] {
   let peak = 0;
   for (const p of passages) peak = Math.max(peak, p.score, p.context, p.segment ?? 0);
-  return passages.map((p) => ({ ...p, score: Math.max(p.score, peak), context: Math.max(p.context, peak), segment: Math.max(p.segment ?? 0, peak) }));
+  return passages.map((p) => ({ ...p, score: Math.max(p.score, peak), context: Math.max(p.context, peak), segment: Math.max(p.segment ?? 0, peak), charged: true }));
 }
 
 const WORDLIKE = /[\p{L}\p{N}]/u;

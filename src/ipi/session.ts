@@ -151,13 +151,18 @@ export class IpiSession {
       // Addresses spelled in markup the reading drops ("archive<at>evil<dot>example" loses its tags), found in the
       // raw result; every other spelling survives the reading and is found passage by passage (shingleSets).
       const spelled = AT_TAG.test(content) ? spelledEmails(content) : NO_ADDRESSES;
-      for (const p of this.#ctx.content.passages(content)) {
+      const passages = this.#ctx.content.passages(content);
+      const requests = passages.map((p) => asksReader(p.text));
+      // A passage charged as its result's riskiest (an address the reading left unread) asks what any of them asks.
+      const chargedRequest = requests.includes(true);
+      passages.forEach((p, i) => {
         if (Math.max(p.score, p.context) >= LEVELS.medium && this.#firstRiskyCall < 0) this.#firstRiskyCall = this.#calls;
         const sets = shingleSets(p.text);
         if (spelled.length > 0) addAddressesOf(sets, p.text, spelled);
+        const request = requests[i]! || (p.charged === true && chargedRequest);
         // One shape for every source (tool undefined when not named): a spread here cost a third of observe.
-        added.push({ tool: observation.toolName || undefined, score: p.score, context: p.context, segment: p.segment ?? p.score, result, request: asksReader(p.text), calls, sets });
-      }
+        added.push({ tool: observation.toolName || undefined, score: p.score, context: p.context, segment: p.segment ?? p.score, result, request, calls, sets });
+      });
       this.#addSources(added);
     } else {
       if (role === 'user') {
