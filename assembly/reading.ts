@@ -814,7 +814,7 @@ export const H_PARAGRAPHS: u32 = 6;
 export const H_RANGES: u32 = 8; // pointer, count (written by readingRanges)
 export const H_RANGE_CAP: u32 = 10;
 export const H_WORK: u32 = 11;
-export const H_UNREAD_REFERENCES: u32 = 12; // 1 when a link reference's address was not read at one of its uses (the budget was spent)
+export const H_UNREAD_REFERENCES: u32 = 12; // 1 when a link reference's address was not read at a use (budget spent, or table full)
 
 /** Longest input read (the bounds below stay within 32 bits). */
 export const MAX_READING_INPUT: u32 = 1 << 24;

@@ -12,9 +12,10 @@
 // label's hash, the next definition of the same label + 1), then the hash slots (u16:
 // definition index + 1), at least four per definition. Definitions are in input order,
 // up to 256 a level (a lookup probes at most that many slots, comparing full hashes
-// first; a level with more says so, see referencesLeftOut). A label defined again is chained to its first definition, and a use takes
-// the first definition after it: where Markdown keeps the first, a result that joins
-// messages (a quoted reply, an inbox) numbers each message's footnotes afresh.
+// first; a level with more says so, see referencesLeftOut). A label defined again is
+// chained to its first definition, and a use takes the first definition after it:
+// where Markdown keeps the first, a result that joins messages (a quoted reply, an
+// inbox) numbers each message's footnotes afresh.
 
 import { at, classOf, COLON, isAbsoluteUrl, K_WS, LB, LF, RB, SP, TAB } from './syntax';
 
@@ -350,7 +351,6 @@ let leftOut = false;
 @inline export function referenceLabelFrom(t: usize, k: u32): usize {
   return <usize>load<u32>(entry(t, k));
 }
-/** The next definition of definition k's label, or -1. */
 /**
  * Points the slot the last referenceFor found at definition k, a later one of the
  * same label: uses are read in input order and look only at definitions after them,
@@ -361,6 +361,7 @@ let leftOut = false;
   store<u16>(foundSlot, <u16>(k + 1));
 }
 
+/** The next definition of definition k's label, or -1. */
 @inline export function nextDefinition(t: usize, k: u32): i32 {
   return <i32>load<u32>(entry(t, k), 28) - 1;
 }

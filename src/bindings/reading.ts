@@ -19,8 +19,9 @@ export interface Reading {
   readonly segments: number[];
   /**
    * Whether a link reference's address was not read at one of its uses: the
-   * reading spends at most the input's length on such addresses (assembly/reading.ts),
-   * and past that an address stays only at its definition.
+   * reading spends at most the input's length on such addresses and keeps 256
+   * definitions a level (assembly/reading.ts, references.ts); past either, an
+   * address stays only at its definition.
    */
   readonly unreadReferences: boolean;
 }

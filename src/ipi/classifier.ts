@@ -133,9 +133,9 @@ export class CoreClassifier implements ContentScorer {
    * whether it was asked for.
    *
    * When the reading left a link reference's address unread at one of its uses
-   * (its budget for them was spent: uses placed before an injected one can spend
-   * it on purpose), the address is known to be somewhere in the result but not in
-   * which passage: every passage is charged as the riskiest one (`charged`), as a
+   * (its budget for them spent, or a level's table full: uses or definitions placed
+   * before an injected one can do either on purpose), the address is known to be
+   * somewhere in the result but not in which passage: every passage is charged as the riskiest one (`charged`), as a
    * session charges a value past its tracing budget.
    */
   passages(text: string): Passage[] {
