@@ -152,17 +152,16 @@ export class IpiSession {
       // raw result; every other spelling survives the reading and is found passage by passage (shingleSets).
       const spelled = AT_TAG.test(content) ? spelledEmails(content) : NO_ADDRESSES;
       const passages = this.#ctx.content.passages(content);
-      const requests = passages.map((p) => asksReader(p.text));
       // A passage charged as its result's riskiest (an address the reading left unread) asks what any of them asks.
-      const chargedRequest = requests.includes(true);
-      passages.forEach((p, i) => {
+      const chargedRequest = passages.some((p) => p.charged === true) && passages.some((p) => asksReader(p.text));
+      for (const p of passages) {
         if (Math.max(p.score, p.context) >= LEVELS.medium && this.#firstRiskyCall < 0) this.#firstRiskyCall = this.#calls;
         const sets = shingleSets(p.text);
         if (spelled.length > 0) addAddressesOf(sets, p.text, spelled);
-        const request = requests[i]! || (p.charged === true && chargedRequest);
+        const request = asksReader(p.text) || (p.charged === true && chargedRequest);
         // One shape for every source (tool undefined when not named): a spread here cost a third of observe.
         added.push({ tool: observation.toolName || undefined, score: p.score, context: p.context, segment: p.segment ?? p.score, result, request, calls, sets });
-      });
+      }
       this.#addSources(added);
     } else {
       if (role === 'user') {

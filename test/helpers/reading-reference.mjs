@@ -572,7 +572,7 @@ function addressIn(src, m) {
 const prefixFits = (prefix) => prefix.length <= 8 || (prefix.length === 9 && prefix.search(/[-*+]/) === 7);
 
 /**
- * A level's link reference definitions, in input order (up to 256). A line: up to
+ * A level's link reference definitions, in input order (up to MAX_REFERENCES). A line: up to
  * eight bytes of blanks and blockquote marks with at most one list bullet, `[label]`
  * (1–64 bytes, no bracket or newline), then `:` and an address (its first token,
  * bare or in <…>; a footnote `[^…]:` its first absolute address), or for a label of
@@ -580,9 +580,10 @@ const prefixFits = (prefix) => prefix.length <= 8 || (prefix.length === 9 && pre
  * digits, '.', blanks and an absolute address (a text browser's numbered links).
  * { label (labelKey), labelFrom, url, drop: [from, to] }.
  */
+const MAX_REFERENCES = 256;
 function referencesOf(src) {
   const defs = [];
-  for (let i = 0; i < src.length && defs.length <= 256; i++) {
+  for (let i = 0; i < src.length && defs.length <= MAX_REFERENCES; i++) {
     if (i > 0 && src[i - 1] !== LF) continue;
     const line = Buffer.from(src.subarray(i, src.indexOf(LF, i) < 0 ? src.length : src.indexOf(LF, i))).toString('latin1');
     // A text browser's list of the links it numbered: `   1. https://…` pairs with `[1]`.
@@ -617,8 +618,8 @@ function referencesOf(src) {
     }
     if (def) defs.push({ label: labelKey(label), labelFrom, url: src.subarray(def.url[0], def.url[1]), drop: def.drop, emitted: false });
   }
-  // A 257th definition is left out, and the reading says so (unreadReferences).
-  defs.leftOut = defs.length > 256;
+  // A definition past MAX_REFERENCES is left out, and the reading says so (unreadReferences).
+  defs.leftOut = defs.length > MAX_REFERENCES;
   if (defs.leftOut) defs.pop();
   return defs;
 }
