@@ -49,7 +49,7 @@ import {
   referencesLeftOut, referencesOf, referenceTableBytes, referenceUrlFrom, referenceUrlTo,
 } from './references';
 import {
-  AMP, at, BANG, blockAt, blockLen, blockResume, BS, cellComma, classOf, closedAfterEquals, closerStop, COMMA, CR, DASH, decodeEntities,
+  AMP, at, BANG, blockAt, blockLen, blockResume, BS, cellComma, classOf, closedAfterEquals, closerStop, COMMA, CR, DASH, decodeEntities, endsIndexable,
   decodeString, DQ, encode, entityAt, entityCp, entityRepeat, EQ, escapeAt, escKind, escValue, ESC_CP, ESC_LITERAL,
   find3, findCloser, GT, hasBlock, HASH, isAbsoluteUrl, isLineSpace, keyAt, keyMarker, K_MARKUP, K_NAME, K_RUN, K_SPECIAL, K_WS, LF,
   LB, lineMarkerAt, LT, MAX_DEPTH, MIN_LINE, MIN_SEGMENT, PIPE, QUESTION, RB, settle, SLASH, SP, SQ, STAR, structuralBefore,
@@ -461,20 +461,25 @@ function labelEnd(s: usize, n: usize, from: usize): usize {
  * or a definition `:`. When its label is defined later in this level (the first such
  * definition), the address is read here, as an inline link's is, at every such use
  * while the budget lasts (a harmless first use must not take it from the sentence
- * that asks to fetch it), and its definition drops it. A definition before the use
- * is not looked back to (decision 83: `argv[1]` after a numbered list). Returns
- * where the reading resumes, or 0. Looks at most 2·MAX_LABEL bytes, each '[' once.
+ * that asks to fetch it), and its definition drops it. A plain `[label]` does not
+ * look back to a definition before it (decision 83: `argv[1]` after a numbered list);
+ * a full or collapsed reference, which Markdown resolves wherever its definition
+ * stands, takes the last one before it when none follows, unless its '[' indexes an
+ * expression (`a[2][3]`; decision 86). Returns where the reading resumes, or 0.
+ * Looks at most 2·MAX_LABEL bytes, each '[' once.
  */
 function referenceUse(s: usize, n: usize, open: usize, i: usize, refs: usize): usize {
   let from = open + 1;
   let to = i;
   let resume = i + 1;
+  let explicit = false; // `[text][label]` or `[label][]`
   if (resume < n) {
     const next = at(s, resume);
     if (next == 0x28 || next == 0x3a) return 0;
     if (next == LB) {
       const e = labelEnd(s, n, resume + 1);
       if (e != NONE) {
+        explicit = open == 0 || !endsIndexable(at(s, open - 1));
         if (e > resume + 1) {
           from = resume + 1;
           to = e;
@@ -492,6 +497,7 @@ function referenceUse(s: usize, n: usize, open: usize, i: usize, refs: usize): u
     k = nextDefinition(refs, <u32>k); // the first definition after the use
   }
   if (k != first) moveReference(<u32>(k >= 0 ? k : last));
+  if (k < 0 && explicit) k = last; // none after it: the last before
   if (k < 0 || referenceLabelFrom(refs, <u32>k) == from) return 0;
   const url = referenceUrlFrom(refs, <u32>k);
   const len = referenceUrlTo(refs, <u32>k) - url;

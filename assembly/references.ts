@@ -15,7 +15,8 @@
 // first; a level with more says so, see referencesLeftOut). A label defined again is
 // chained to its first definition, and a use takes the first definition after it:
 // where Markdown keeps the first, a result that joins messages (a quoted reply, an
-// inbox) numbers each message's footnotes afresh.
+// inbox) numbers each message's footnotes afresh. A full reference with none after it
+// takes the last one (decision 86).
 
 import { at, classOf, COLON, isAbsoluteUrl, K_WS, LB, LF, RB, SP, TAB } from './syntax';
 
@@ -353,9 +354,9 @@ let leftOut = false;
 }
 /**
  * Points the slot the last referenceFor found at definition k, a later one of the
- * same label: uses are read in input order and look only at definitions after them,
- * so the ones before k are never wanted again, and a label defined many times is
- * walked once in all, not once per use.
+ * same label: uses are read in input order and look at definitions after them (or,
+ * with none after, at the label's last one), so the ones before k are never wanted
+ * again, and a label defined many times is walked once in all, not once per use.
  */
 @inline export function moveReference(k: u32): void {
   store<u16>(foundSlot, <u16>(k + 1));

@@ -250,7 +250,7 @@ describe('the structure layer, rule by rule', () => {
     expect(readText(defined(256)).text).not.toContain('here https://x.example/a');
   });
 
-  it('reads a link reference\'s address where it is used, at every use before its definition', () => {
+  it('reads a link reference\'s address where it is used, at every use before its definition (and, for a full reference, after it)', () => {
     expect(reading('Get it [here][dl] now.\n\n[dl]: https://x.example/a "Title"').text).toBe('Get it  here https://x.example/a  now.\n\n dl :  "Title"');
     // Collapsed and shortcut references, labels in any case, <…> addresses; Markdown footnotes and plain ones.
     expect(reading('[GitHub][] and [the docs]\n[github]: <https://github.com/a>\n[The Docs]: https://d.example').text).toBe(
@@ -262,6 +262,13 @@ describe('the structure layer, rule by rule', () => {
     // Not a use: an inline link, a use after the definition (`argv[1]` under a numbered list); a footnote's address is the first absolute one on its line.
     expect(reading('[a](https://i.example) [b]\n[b]: https://b.example\n[b]').text).toBe(' a (https: i.example)  b https://b.example \n b : \n b ');
     expect(reading('[b]: https://b.example\nsee [b]').text).toBe(' b : https: b.example\nsee  b ');
+    // A full or collapsed reference resolves wherever its label is defined, as Markdown's does: with none after it, the last before it
+    // (an injection that defines its link above its sentence); not when its '[' indexes an expression (`m[2][1]` in code under a numbered list).
+    expect(reading('[dl]: https://x.example/a\nGet it [here][dl], or [dl][].').text).toBe(' dl : https: x.example/a\nGet it  here https://x.example/a , or  dl https://x.example/a .');
+    expect(reading('[1]: https://a.example\n[1]: https://b.example\n[x][1] m[2][1] f()[0][1]').text).toBe(
+      ' 1 : https: a.example\n 1 : https: b.example\n x https://b.example  m 2  1  f() 0  1 ',
+    );
+    expectParity(encoder.encode('[1]: u\n[x][1] m[2][1] f()[0][1] a][b][1] _[c][1] [1][]\n[1]: v\n[y][1] [1][] ([z][1])'), 'full references after their definition');
     // Labels match as Markdown matches them: case aside, blanks at the ends dropped, a run inside one space; a blank label is none.
     expect(reading('get [the  Mirror\t] now\n[ the mirror]: https://m.example\n[ ]: https://no.example\n[ ]').text).toBe(
       'get  the  Mirror\t https://m.example  now\n  the mirror : \n   : https: no.example\n   ',

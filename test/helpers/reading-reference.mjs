@@ -785,15 +785,19 @@ function readLevel(out, src, depth) {
       let [from, to, resume] = [open + 1, i, i + 1];
       const next = src[i + 1];
       let use = defs.length > 0 && next !== 0x28 && next !== 0x3a;
+      let explicit = false; // [text][label] or [label][], not indexing an expression (a[2][3])
       if (use && next === 0x5b) {
         const e = labelEnd(i + 2);
         if (e >= 0) {
+          explicit = open === 0 || !/[A-Za-z0-9_)\]]/.test(String.fromCharCode(src[open - 1]));
           if (e > i + 2) [from, to] = [i + 2, e];
           resume = e + 1;
         }
       }
       const label = use && to > from && labelEnd(from) === to ? labelKey(Buffer.from(src.subarray(from, to)).toString('latin1')) : undefined;
-      const d = byLabel.get(label)?.find((def) => def.drop[0] >= i); // the first definition after the use
+      const same = byLabel.get(label);
+      // The first definition after the use; for a full or collapsed reference with none, the last before it.
+      const d = same?.find((def) => def.drop[0] >= i) ?? (explicit ? same?.findLast((def) => def.drop[0] < i) : undefined);
       if (d && d.labelFrom !== from && d.url.length + 2 <= out.referenceBudget) {
         out.referenceBudget -= d.url.length + 2;
         d.emitted = true;
