@@ -45,11 +45,11 @@
 
 import { letterLayer } from './letters';
 import {
-  markEmitted, MAX_LABEL, moveReference, nextDefinition, referenceCount, referenceDropFrom, referenceDropTo, referenceEmitted, referenceFor, referenceLabelFrom,
+  markEmitted, MAX_LABEL, moveReference, nextDefinition, referenceCount, referenceDropFrom, referenceDropTo, referenceEmitted, referenceFor, referenceHasColon, referenceLabelFrom,
   referencesLeftOut, referencesOf, referenceTableBytes, referenceUrlFrom, referenceUrlTo,
 } from './references';
 import {
-  AMP, at, BANG, blockAt, blockLen, blockResume, BS, cellComma, classOf, closedAfterEquals, closerStop, COMMA, CR, DASH, decodeEntities, endsIndexable,
+  AMP, at, BANG, blockAt, blockLen, blockResume, BS, cellComma, classOf, closedAfterEquals, closerStop, COMMA, CR, DASH, decodeEntities,
   decodeString, DQ, encode, entityAt, entityCp, entityRepeat, EQ, escapeAt, escKind, escValue, ESC_CP, ESC_LITERAL,
   find3, findCloser, GT, hasBlock, HASH, isAbsoluteUrl, isLineSpace, keyAt, keyMarker, K_MARKUP, K_NAME, K_RUN, K_SPECIAL, K_WS, LF,
   LB, lineMarkerAt, LT, MAX_DEPTH, MIN_LINE, MIN_SEGMENT, PIPE, QUESTION, RB, settle, SLASH, SP, SQ, STAR, structuralBefore,
@@ -464,8 +464,9 @@ function labelEnd(s: usize, n: usize, from: usize): usize {
  * that asks to fetch it), and its definition drops it. A plain `[label]` does not
  * look back to a definition before it (decision 83: `argv[1]` after a numbered list);
  * a full or collapsed reference, which Markdown resolves wherever its definition
- * stands, takes the last one before it when none follows, unless its '[' indexes an
- * expression (`a[2][3]`; decision 86). Returns where the reading resumes, or 0.
+ * stands, takes the last one before it when none follows and that one is written
+ * `[label]:` (decision 86: a numbered list or a footnote is no Markdown definition,
+ * and `"ab"[0][1]` under one is code). Returns where the reading resumes, or 0.
  * Looks at most 2·MAX_LABEL bytes, each '[' once.
  */
 function referenceUse(s: usize, n: usize, open: usize, i: usize, refs: usize): usize {
@@ -479,7 +480,7 @@ function referenceUse(s: usize, n: usize, open: usize, i: usize, refs: usize): u
     if (next == LB) {
       const e = labelEnd(s, n, resume + 1);
       if (e != NONE) {
-        explicit = open == 0 || !endsIndexable(at(s, open - 1));
+        explicit = true;
         if (e > resume + 1) {
           from = resume + 1;
           to = e;
@@ -497,7 +498,7 @@ function referenceUse(s: usize, n: usize, open: usize, i: usize, refs: usize): u
     k = nextDefinition(refs, <u32>k); // the first definition after the use
   }
   if (k != first) moveReference(<u32>(k >= 0 ? k : last));
-  if (k < 0 && explicit) k = last; // none after it: the last before
+  if (k < 0 && explicit && last >= 0 && referenceHasColon(refs, <u32>last)) k = last; // none after it: the last before
   if (k < 0 || referenceLabelFrom(refs, <u32>k) == from) return 0;
   const url = referenceUrlFrom(refs, <u32>k);
   const len = referenceUrlTo(refs, <u32>k) - url;

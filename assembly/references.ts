@@ -16,7 +16,7 @@
 // chained to its first definition, and a use takes the first definition after it:
 // where Markdown keeps the first, a result that joins messages (a quoted reply, an
 // inbox) numbers each message's footnotes afresh. A full reference with none after it
-// takes the last one (decision 86).
+// takes the last one when it is written `[label]:` (decision 86).
 
 import { at, classOf, COLON, isAbsoluteUrl, K_WS, LB, LF, RB, SP, TAB } from './syntax';
 
@@ -27,6 +27,7 @@ const HEAD: usize = 8;
 const CARET: u32 = 0x5e;
 const MAX_PREFIX: usize = 8;
 const EMITTED: u32 = 0x80000000;
+const COLON_FORM: u32 = 0x80000000; // in the label's length: a `[label]:` definition, not a footnote's number or a listed link
 
 /**
  * Bytes the table of a level read from at most `len` input bytes may take: its
@@ -49,6 +50,7 @@ let urlFrom: usize = 0;
 let urlTo: usize = 0;
 let dropFrom: usize = 0;
 let dropTo: usize = 0;
+let colonForm = false;
 
 @inline function isBlank(c: u32): bool {
   return c == SP || c == TAB;
@@ -134,6 +136,7 @@ function defAt(s: usize, n: usize, i: usize): bool {
   labelTo = e;
   let m = e + 1;
   const colon = m < n && at(s, m) == COLON;
+  colonForm = colon;
   if (colon) m++;
   else if (!isFootnoteNumber(s, labelFrom, labelTo)) return false;
   if (!colon || at(s, labelFrom) == CARET) return addressIn(s, n, m);
@@ -175,6 +178,7 @@ function listedAt(s: usize, n: usize, j: usize): bool {
   if (z == m || !isAbsoluteUrl(s, m, z)) return false;
   labelFrom = j;
   labelTo = e;
+  colonForm = false;
   urlFrom = dropFrom = m;
   urlTo = dropTo = z;
   return true;
@@ -234,6 +238,10 @@ function sameLabel(s: usize, a: usize, aTo: usize, b: usize, bTo: usize): bool {
   return t + HEAD + <usize>k * ENTRY;
 }
 
+@inline function labelLength(d: usize): usize {
+  return <usize>(load<u32>(d, 4) & ~COLON_FORM);
+}
+
 // The slot referenceFor last found its definition in (see moveReference).
 let foundSlot: usize = 0;
 
@@ -248,7 +256,7 @@ export function referenceFor(t: usize, s: usize, from: usize, to: usize): i32 {
   while (v != 0) {
     const d = entry(t, v - 1);
     const at0 = <usize>load<u32>(d);
-    if (load<u32>(d, 24) == hash && sameLabel(s, at0, at0 + <usize>load<u32>(d, 4), from, to)) {
+    if (load<u32>(d, 24) == hash && sameLabel(s, at0, at0 + labelLength(d), from, to)) {
       foundSlot = slots + (<usize>h << 1);
       return <i32>(v - 1);
     }
@@ -286,7 +294,7 @@ export function referencesOf(s: usize, n: usize, t: usize): usize {
     }
     const d = entry(t, count);
     store<u32>(d, <u32>labelFrom);
-    store<u32>(d, <u32>(labelTo - labelFrom), 4);
+    store<u32>(d, <u32>(labelTo - labelFrom) | (colonForm ? COLON_FORM : 0), 4);
     store<u32>(d, <u32>urlFrom, 8);
     store<u32>(d, <u32>urlTo, 12);
     store<u32>(d, <u32>dropFrom, 16);
@@ -305,7 +313,7 @@ export function referencesOf(s: usize, n: usize, t: usize): usize {
   for (let k: u32 = 0; k < count; k++) {
     const d = entry(t, k);
     const from = <usize>load<u32>(d);
-    const to = from + <usize>load<u32>(d, 4);
+    const to = from + labelLength(d);
     let last = referenceFor(t, s, from, to);
     if (last >= 0) {
       // Defined before: chained after the last definition of the label.
@@ -360,6 +368,11 @@ let leftOut = false;
  */
 @inline export function moveReference(k: u32): void {
   store<u16>(foundSlot, <u16>(k + 1));
+}
+
+/** Whether definition k is written `[label]: …` (Markdown's form), not as a footnote's number or a listed link. */
+@inline export function referenceHasColon(t: usize, k: u32): bool {
+  return (load<u32>(entry(t, k), 4) & COLON_FORM) != 0;
 }
 
 /** The next definition of definition k's label, or -1. */

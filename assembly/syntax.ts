@@ -98,10 +98,6 @@ for (let base: u32 = 0; base < 256; base += 16) {
 @inline export function classOf(c: u32): u32 {
   return <u32>load<u16>(CLASS + (<usize>c << 1));
 }
-/** Whether c can end an expression that brackets then index (`a[2][3]`, `f()[0]`, `x][`): a word byte, ')' or ']'. */
-@inline export function endsIndexable(c: u32): bool {
-  return (classOf(c) & (K_LETTER | K_DIGIT)) != 0 || c == 0x5f || c == 0x29 || c == RB;
-}
 @inline export function at(s: usize, i: usize): u32 {
   return <u32>load<u8>(s + i);
 }

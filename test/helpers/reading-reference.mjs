@@ -578,7 +578,7 @@ const prefixFits = (prefix) => prefix.length <= 8 || (prefix.length === 9 && pre
  * bare or in <…>; a footnote `[^…]:` its first absolute address), or for a label of
  * 1–4 digits the first absolute address on the line; or, after that prefix, 1–4
  * digits, '.', blanks and an absolute address (a text browser's numbered links).
- * { label (labelKey), labelFrom, url, drop: [from, to] }.
+ * { label (labelKey), labelFrom, url, drop: [from, to], colon (written `[label]:`) }.
  */
 const MAX_REFERENCES = 256;
 function referencesOf(src) {
@@ -590,7 +590,7 @@ function referencesOf(src) {
     const listed = /^([ \t>]*(?:[-*+][ \t][ \t>]*)?)(\d{1,4})\.[ \t]+([^ \t\n\x0b\x0c\r]+)/.exec(line);
     if (listed && prefixFits(listed[1]) && isAbsoluteUrl(listed[3])) {
       const from = i + listed[0].length - listed[3].length;
-      defs.push({ label: listed[2], labelFrom: i + listed[1].length, url: src.subarray(from, from + listed[3].length), drop: [from, from + listed[3].length], emitted: false });
+      defs.push({ label: listed[2], labelFrom: i + listed[1].length, url: src.subarray(from, from + listed[3].length), drop: [from, from + listed[3].length], emitted: false, colon: false });
       continue;
     }
     const m = /^([ \t>]*(?:[-*+][ \t][ \t>]*)?)\[([^[\]]{1,64})\](:?)/.exec(line);
@@ -616,7 +616,7 @@ function referencesOf(src) {
         def = { url: [from, from + len], drop: [dropFrom, from + len + (t[1] !== undefined ? 1 : 0)] };
       }
     }
-    if (def) defs.push({ label: labelKey(label), labelFrom, url: src.subarray(def.url[0], def.url[1]), drop: def.drop, emitted: false });
+    if (def) defs.push({ label: labelKey(label), labelFrom, url: src.subarray(def.url[0], def.url[1]), drop: def.drop, emitted: false, colon });
   }
   // A definition past MAX_REFERENCES is left out, and the reading says so (unreadReferences).
   defs.leftOut = defs.length > MAX_REFERENCES;
@@ -785,19 +785,20 @@ function readLevel(out, src, depth) {
       let [from, to, resume] = [open + 1, i, i + 1];
       const next = src[i + 1];
       let use = defs.length > 0 && next !== 0x28 && next !== 0x3a;
-      let explicit = false; // [text][label] or [label][], not indexing an expression (a[2][3])
+      let explicit = false; // [text][label] or [label][]
       if (use && next === 0x5b) {
         const e = labelEnd(i + 2);
         if (e >= 0) {
-          explicit = open === 0 || !/[A-Za-z0-9_)\]]/.test(String.fromCharCode(src[open - 1]));
+          explicit = true;
           if (e > i + 2) [from, to] = [i + 2, e];
           resume = e + 1;
         }
       }
       const label = use && to > from && labelEnd(from) === to ? labelKey(Buffer.from(src.subarray(from, to)).toString('latin1')) : undefined;
       const same = byLabel.get(label);
-      // The first definition after the use; for a full or collapsed reference with none, the last before it.
-      const d = same?.find((def) => def.drop[0] >= i) ?? (explicit ? same?.findLast((def) => def.drop[0] < i) : undefined);
+      // The first definition after the use; for a full or collapsed reference with none, the last before it if written `[label]:`.
+      const before = explicit ? same?.findLast((def) => def.drop[0] < i) : undefined;
+      const d = same?.find((def) => def.drop[0] >= i) ?? (before?.colon ? before : undefined);
       if (d && d.labelFrom !== from && d.url.length + 2 <= out.referenceBudget) {
         out.referenceBudget -= d.url.length + 2;
         d.emitted = true;
