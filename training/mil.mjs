@@ -3,10 +3,12 @@
 // range and the loss reaches that range only (max pooling). Training on whole-text
 // labels instead taught the model that a long benign text around an attack is
 // benign, and scoring by the highest range then flagged benign windows it had never
-// been asked about. Mini-batch Adam with a seeded shuffle: deterministic.
+// been asked about. A benign sample may also push its other ranges down (`spread`):
+// every range of a benign text is benign. Mini-batch Adam with a seeded shuffle:
+// deterministic.
 import { rng } from './synth/random.mjs';
 
-/** Samples `{ bags: [{ idx: Uint32Array, val: Float32Array }], label, weight }` packed into flat typed arrays. */
+/** Samples `{ bags: [{ idx: Uint32Array, val: Float32Array }], label, weight, spread }` packed into flat typed arrays. */
 export function pack(samples) {
   let ranges = 0;
   let nnz = 0;
@@ -38,7 +40,7 @@ export function pack(samples) {
   });
   sampleStart[samples.length] = r;
   rangeStart[r] = p;
-  return { n: samples.length, sampleStart, rangeStart, idx, val, labels: Int8Array.from(samples, (s) => s.label), weights: Float64Array.from(samples, (s) => s.weight ?? 1) };
+  return { n: samples.length, sampleStart, rangeStart, idx, val, labels: Int8Array.from(samples, (s) => s.label), weights: Float64Array.from(samples, (s) => s.weight ?? 1), spread: Float64Array.from(samples, (s) => s.spread ?? 0) };
 }
 
 export function train(P, { buckets, epochs = 8, batch = 32, lr = 0.02, l2 = 1e-5, seed = 7 }) {
@@ -51,7 +53,7 @@ export function train(P, { buckets, epochs = 8, batch = 32, lr = 0.02, l2 = 1e-5
   const touched = new Int32Array(buckets);
   const order = Int32Array.from({ length: P.n }, (_, i) => i);
   const random = rng(seed);
-  const { sampleStart, rangeStart, idx, val, labels, weights } = P;
+  const { sampleStart, rangeStart, idx, val, labels, weights, spread } = P;
   let t = 0;
   for (let epoch = 0; epoch < epochs; epoch++) {
     for (let i = P.n - 1; i > 0; i--) {
@@ -88,6 +90,27 @@ export function train(P, { buckets, epochs = 8, batch = 32, lr = 0.02, l2 = 1e-5
           }
         }
         gb += g;
+        // A benign text's other ranges are benign too (the multiple-instance assumption):
+        // pushed down beside its highest, together weighing `spread` of the text.
+        const others = sampleStart[s + 1] - sampleStart[s] - 1;
+        if (spread[s] > 0 && labels[s] === 0 && others > 0) {
+          const share = (spread[s] * weights[s]) / others;
+          for (let r = sampleStart[s]; r < sampleStart[s + 1]; r++) {
+            if (r === arg) continue;
+            let z = b;
+            for (let q = rangeStart[r]; q < rangeStart[r + 1]; q++) z += w[idx[q]] * val[q];
+            const gr = share / (1 + Math.exp(-z));
+            for (let q = rangeStart[r]; q < rangeStart[r + 1]; q++) {
+              const j = idx[q];
+              grad[j] += gr * val[q];
+              if (stamp[j] !== t) {
+                stamp[j] = t;
+                touched[nt++] = j;
+              }
+            }
+            gb += gr;
+          }
+        }
       }
       const c1 = 1 - 0.9 ** t;
       const c2 = 1 - 0.999 ** t;
