@@ -55,6 +55,22 @@ export function train(P, { buckets, epochs = 8, batch = 32, lr = 0.02, l2 = 1e-5
   const random = rng(seed);
   const { sampleStart, rangeStart, idx, val, labels, weights, spread } = P;
   let t = 0;
+  let nt = 0; // buckets touched in this batch
+  const logitOf = (r) => {
+    let z = b;
+    for (let q = rangeStart[r]; q < rangeStart[r + 1]; q++) z += w[idx[q]] * val[q];
+    return z;
+  };
+  const addGradient = (r, g) => {
+    for (let q = rangeStart[r]; q < rangeStart[r + 1]; q++) {
+      const j = idx[q];
+      grad[j] += g * val[q];
+      if (stamp[j] !== t) {
+        stamp[j] = t;
+        touched[nt++] = j;
+      }
+    }
+  };
   for (let epoch = 0; epoch < epochs; epoch++) {
     for (let i = P.n - 1; i > 0; i--) {
       const j = Math.floor(random() * (i + 1));
@@ -64,7 +80,7 @@ export function train(P, { buckets, epochs = 8, batch = 32, lr = 0.02, l2 = 1e-5
     }
     for (let start = 0; start < P.n; start += batch) {
       t++;
-      let nt = 0;
+      nt = 0;
       let gb = 0;
       const end = Math.min(P.n, start + batch);
       for (let k = start; k < end; k++) {
@@ -73,22 +89,14 @@ export function train(P, { buckets, epochs = 8, batch = 32, lr = 0.02, l2 = 1e-5
         let best = -Infinity;
         let arg = sampleStart[s];
         for (let r = sampleStart[s]; r < sampleStart[s + 1]; r++) {
-          let z = b;
-          for (let q = rangeStart[r]; q < rangeStart[r + 1]; q++) z += w[idx[q]] * val[q];
+          const z = logitOf(r);
           if (z > best) {
             best = z;
             arg = r;
           }
         }
         const g = (1 / (1 + Math.exp(-best)) - labels[s]) * weights[s];
-        for (let q = rangeStart[arg]; q < rangeStart[arg + 1]; q++) {
-          const j = idx[q];
-          grad[j] += g * val[q];
-          if (stamp[j] !== t) {
-            stamp[j] = t;
-            touched[nt++] = j;
-          }
-        }
+        addGradient(arg, g);
         gb += g;
         // A benign text's other ranges are benign too (the multiple-instance assumption):
         // pushed down beside its highest, together weighing `spread` of the text.
@@ -97,17 +105,8 @@ export function train(P, { buckets, epochs = 8, batch = 32, lr = 0.02, l2 = 1e-5
           const share = (spread[s] * weights[s]) / others;
           for (let r = sampleStart[s]; r < sampleStart[s + 1]; r++) {
             if (r === arg) continue;
-            let z = b;
-            for (let q = rangeStart[r]; q < rangeStart[r + 1]; q++) z += w[idx[q]] * val[q];
-            const gr = share / (1 + Math.exp(-z));
-            for (let q = rangeStart[r]; q < rangeStart[r + 1]; q++) {
-              const j = idx[q];
-              grad[j] += gr * val[q];
-              if (stamp[j] !== t) {
-                stamp[j] = t;
-                touched[nt++] = j;
-              }
-            }
+            const gr = share / (1 + Math.exp(-logitOf(r)));
+            addGradient(r, gr);
             gb += gr;
           }
         }
