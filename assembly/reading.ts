@@ -45,7 +45,7 @@
 
 import { letterLayer } from './letters';
 import {
-  markEmitted, MAX_LABEL, moveReference, nextDefinition, referenceCount, referenceDropFrom, referenceDropTo, referenceEmitted, referenceFor, referenceHasColon, referenceLabelFrom,
+  firstDefinition, markEmitted, MAX_LABEL, moveReference, nextDefinition, referenceCount, referenceDropFrom, referenceDropTo, referenceEmitted, referenceFor, referenceHasColon, referenceLabelFrom,
   referencesLeftOut, referencesOf, referenceTableBytes, referenceUrlFrom, referenceUrlTo,
 } from './references';
 import {
@@ -466,7 +466,9 @@ function labelEnd(s: usize, n: usize, from: usize): usize {
  * a full or collapsed reference, which Markdown resolves wherever its definition
  * stands, takes the last one before it when none follows and that one is written
  * `[label]:` (decision 86: a numbered list or a footnote is no Markdown definition,
- * and `"ab"[0][1]` under one is code). Returns where the reading resumes, or 0.
+ * and `"ab"[0][1]` under one is code); with its label defined more than once, it
+ * also reads the first `[label]:` definition, the one a renderer links to. Returns
+ * where the reading resumes, or 0.
  * Looks at most 2·MAX_LABEL bytes, each '[' once.
  */
 function referenceUse(s: usize, n: usize, open: usize, i: usize, refs: usize): usize {
@@ -500,16 +502,26 @@ function referenceUse(s: usize, n: usize, open: usize, i: usize, refs: usize): u
   if (k != first) moveReference(<u32>(k >= 0 ? k : last));
   if (k < 0 && explicit && last >= 0 && referenceHasColon(refs, <u32>last)) k = last; // none after it: the last before
   if (k < 0 || referenceLabelFrom(refs, <u32>k) == from) return 0;
-  const url = referenceUrlFrom(refs, <u32>k);
-  const len = referenceUrlTo(refs, <u32>k) - url;
+  if (!readAddress(s, refs, <u32>k)) return 0;
+  // A label defined more than once: a renderer links a full reference to the first
+  // definition, whichever this reading took, so that one is read too.
+  const head = firstDefinition(refs, <u32>k);
+  if (explicit && head != <u32>k && referenceHasColon(refs, head)) readAddress(s, refs, head);
+  return resume;
+}
+
+/** Reads definition k's address here, from the budget, or says it was left unread. */
+function readAddress(s: usize, refs: usize, k: u32): bool {
+  const url = referenceUrlFrom(refs, k);
+  const len = referenceUrlTo(refs, k) - url;
   if (len + 2 > referenceBudget) {
     unreadReferences = true;
-    return 0;
+    return false;
   }
   referenceBudget -= len + 2;
-  markEmitted(refs, <u32>k);
+  markEmitted(refs, k);
   putInline(s + url, len);
-  return resume;
+  return true;
 }
 
 function readLevel(s: usize, n: usize, depth: u32): void {

@@ -9,7 +9,8 @@
 // The table, at `t` on the reading's stack: a u32 count, a u32 slot mask, then per
 // definition eight u32 (label start, label length, the address's start, its end with
 // bit 31 set once it has been read at a use, the stretch the reading then drops, the
-// label's hash, the next definition of the same label + 1), then the hash slots (u16:
+// label's hash, the next definition of the same label + 1 with the label's first
+// definition in the high half), then the hash slots (u16:
 // definition index + 1), at least four per definition. Definitions are in input order,
 // up to 256 a level (a lookup probes at most that many slots, comparing full hashes
 // first; a level with more says so, see referencesLeftOut). A label defined again is
@@ -27,6 +28,7 @@ const HEAD: usize = 8;
 const CARET: u32 = 0x5e;
 const MAX_PREFIX: usize = 8;
 const EMITTED: u32 = 0x80000000;
+const NEXT: u32 = 0xffff; // in the chain field: the next definition + 1 (the label's first definition above it)
 const COLON_FORM: u32 = 0x80000000; // in the label's length: a `[label]:` definition, not a footnote's number or a listed link
 
 /**
@@ -316,11 +318,13 @@ export function referencesOf(s: usize, n: usize, t: usize): usize {
     const to = from + labelLength(d);
     let last = referenceFor(t, s, from, to);
     if (last >= 0) {
-      // Defined before: chained after the last definition of the label.
-      while (load<u32>(entry(t, <u32>last), 28) != 0) last = <i32>load<u32>(entry(t, <u32>last), 28) - 1;
-      store<u32>(entry(t, <u32>last), k + 1, 28);
+      // Defined before: chained after the last definition of the label, the first one kept.
+      store<u32>(d, <u32>last << 16, 28);
+      while ((load<u32>(entry(t, <u32>last), 28) & NEXT) != 0) last = <i32>(load<u32>(entry(t, <u32>last), 28) & NEXT) - 1;
+      store<u32>(entry(t, <u32>last), load<u32>(entry(t, <u32>last), 28) | (k + 1), 28);
       continue;
     }
+    store<u32>(d, k << 16, 28);
     let h = load<u32>(d, 24) & (size - 1);
     while (load<u16>(slots + (<usize>h << 1)) != 0) h = (h + 1) & (size - 1);
     store<u16>(slots + (<usize>h << 1), <u16>(k + 1));
@@ -377,5 +381,10 @@ let leftOut = false;
 
 /** The next definition of definition k's label, or -1. */
 @inline export function nextDefinition(t: usize, k: u32): i32 {
-  return <i32>load<u32>(entry(t, k), 28) - 1;
+  return <i32>(load<u32>(entry(t, k), 28) & NEXT) - 1;
+}
+
+/** The first definition of definition k's label (Markdown's: the one a renderer links to). */
+@inline export function firstDefinition(t: usize, k: u32): u32 {
+  return load<u32>(entry(t, k), 28) >>> 16;
 }

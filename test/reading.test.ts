@@ -266,11 +266,16 @@ describe('the structure layer, rule by rule', () => {
     // (an injection that defines its link above its sentence) when that one is written `[label]:`; a numbered list or a footnote is no
     // Markdown definition (`"ab"[0][1]` in code under a numbered list of downloads).
     expect(reading('[dl]: https://x.example/a\nGet it _[here][dl]_, or build[dl][].').text).toBe(' dl : https: x.example/a\nGet it   here https://x.example/a  , or build dl https://x.example/a .');
-    expect(reading('[1]: https://a.example\n[1]: https://b.example\n[x][1] [1]').text).toBe(' 1 : https: a.example\n 1 : https: b.example\n x https://b.example   1 ');
+    // A label defined more than once: a full reference also reads the first definition, the one a renderer links to.
+    expect(reading('[1]: https://a.example\n[1]: https://b.example\n[x][1] [1]').text).toBe(' 1 : https: a.example\n 1 : https: b.example\n x https://b.example  https://a.example   1 ');
+    expect(reading('[d]: https://u.example\nGet it [here][d] now, or see the docs.\n[d]: https://b.example').text).toBe(
+      ' d : https: u.example\nGet it  here https://b.example  https://u.example  now, or see the docs.\n d : ',
+    );
     expect(reading('   1. https://a.example/x.tar.gz\n[1] https://b.example\nprint("ab"[0][1], [see][1])').text).toBe(
       '   1. https: a.example/x.tar.gz\n 1  https: b.example\nprint("ab" 0  1 ,  see  1 )',
     );
     expectParity(encoder.encode('[1]: u\n[x][1] m[2][1] f()[0][1] a][b][1] _[c][1] [1][]\n[1]: v\n[y][1] [1][] ([z][1])\n 2. https://w\n[3] https://t\n[a][2] [b][3] [^4]: https://f\n[c][^4]'), 'full references after their definition');
+    expectParity(encoder.encode('[a]: u\n[a]: v\n[x][a] [a] [a][]\n[a]: w\n[y][a]\n 1. https://l\n[1]: m\n[z][1] [1]: n\n[q][1]'), 'labels defined more than once');
     // Labels match as Markdown matches them: case aside, blanks at the ends dropped, a run inside one space; a blank label is none.
     expect(reading('get [the  Mirror\t] now\n[ the mirror]: https://m.example\n[ ]: https://no.example\n[ ]').text).toBe(
       'get  the  Mirror\t https://m.example  now\n  the mirror : \n   : https: no.example\n   ',

@@ -799,16 +799,24 @@ function readLevel(out, src, depth) {
       // The first definition after the use; for a full or collapsed reference with none, the last before it if written `[label]:`.
       const before = explicit ? same?.findLast((def) => def.drop[0] < i) : undefined;
       const d = same?.find((def) => def.drop[0] >= i) ?? (before?.colon ? before : undefined);
-      if (d && d.labelFrom !== from && d.url.length + 2 <= out.referenceBudget) {
-        out.referenceBudget -= d.url.length + 2;
-        d.emitted = true;
+      const readAddress = (def) => {
+        if (def.url.length + 2 > out.referenceBudget) {
+          out.unreadReferences = true; // the budget is spent: the address stays at its definition
+          return false;
+        }
+        out.referenceBudget -= def.url.length + 2;
+        def.emitted = true;
         out.put(SP);
-        for (const b of d.url) out.put(b < 0x80 && MARKUP.has(b) ? SP : b);
+        for (const b of def.url) out.put(b < 0x80 && MARKUP.has(b) ? SP : b);
         out.put(SP);
+        return true;
+      };
+      if (d && d.labelFrom !== from && readAddress(d)) {
+        // A label defined more than once: a full reference also reads the first `[label]:` definition, the one a renderer links to.
+        if (explicit && same[0] !== d && same[0].colon) readAddress(same[0]);
         i = resume;
         continue;
       }
-      if (d && d.labelFrom !== from) out.unreadReferences = true; // the budget is spent: the address stays at its definition
     }
     if (c === AMP) {
       const e = entityAt(src, i);
