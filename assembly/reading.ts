@@ -44,8 +44,9 @@
 // reached).
 
 import { letterLayer } from './letters';
+import { crossLevelReference, noteDefined, noteUnresolved, resetReferenceLevels } from './reference-levels';
 import {
-  firstDefinition, markEmitted, MAX_LABEL, moveReference, nextDefinition, referenceCount, referenceDropFrom, referenceDropTo, referenceEmitted, referenceFor, referenceHasColon, referenceLabelFrom,
+  firstDefinition, hashOf, markEmitted, MAX_LABEL, moveReference, nextDefinition, referenceCount, referenceDropFrom, referenceDropTo, referenceEmitted, referenceFor, referenceHash, referenceHasColon, referenceLabelFrom,
   referencesLeftOut, referencesOf, referenceTableBytes, referenceUrlFrom, referenceUrlTo,
 } from './references';
 import {
@@ -439,6 +440,9 @@ function segment(content: usize, len: usize, depth: u32): void {
 const NONE: usize = <usize>-1;
 // Bytes the reading may still spend on addresses read at their use (see layout).
 let referenceBudget: usize = 0;
+// Each level read gets the next number, so that a reference's use and definition in
+// different levels can be told apart (assembly/reference-levels.ts).
+let levelSerial: u32 = 0;
 // Whether a use found the budget spent, or a level held more definitions than its
 // table: an address then stays at its definition, and the header says so, so that
 // provenance can charge it the riskiest passage (uses or definitions placed before
@@ -467,11 +471,11 @@ function labelEnd(s: usize, n: usize, from: usize): usize {
  * stands, takes the last one before it when none follows and that one is written
  * `[label]:` (decision 86: a numbered list or a footnote is no Markdown definition,
  * and `"ab"[0][1]` under one is code); with its label defined more than once, it
- * also reads the first `[label]:` definition, the one a renderer links to. Returns
- * where the reading resumes, or 0.
+ * also reads the label's other `[label]:` definitions, one of which a renderer links
+ * to. Returns where the reading resumes, or 0.
  * Looks at most 2·MAX_LABEL bytes, each '[' once.
  */
-function referenceUse(s: usize, n: usize, open: usize, i: usize, refs: usize): usize {
+function referenceUse(s: usize, n: usize, open: usize, i: usize, refs: usize, hasTable: bool, level: u32): usize {
   let from = open + 1;
   let to = i;
   let resume = i + 1;
@@ -492,6 +496,10 @@ function referenceUse(s: usize, n: usize, open: usize, i: usize, refs: usize): u
     }
   }
   if (to == from || labelEnd(s, n, from) != to) return 0;
+  if (!hasTable) {
+    if (explicit) noteUnresolved(hashOf(s, from, to), level);
+    return 0;
+  }
   let k = referenceFor(refs, s, from, to);
   const first = k;
   let last = k;
@@ -501,13 +509,33 @@ function referenceUse(s: usize, n: usize, open: usize, i: usize, refs: usize): u
   }
   if (k != first) moveReference(<u32>(k >= 0 ? k : last));
   if (k < 0 && explicit && last >= 0 && referenceHasColon(refs, <u32>last)) k = last; // none after it: the last before
+  if (k < 0 && explicit) noteUnresolved(hashOf(s, from, to), level);
   if (k < 0 || referenceLabelFrom(refs, <u32>k) == from) return 0;
   if (!readAddress(s, refs, <u32>k)) return 0;
-  // A label defined more than once: a renderer links a full reference to the first
-  // definition, whichever this reading took, so that one is read too.
-  const head = firstDefinition(refs, <u32>k);
-  if (explicit && head != <u32>k && referenceHasColon(refs, head)) readAddress(s, refs, head);
+  if (explicit) readOtherDefinitions(s, refs, <u32>k);
   return resume;
+}
+
+// The definitions of one label a full reference looks at beyond the one it took; a
+// label defined more often leaves its use unread (see readOtherDefinitions).
+const MAX_ALSO: u32 = 16;
+
+/**
+ * A label defined more than once: a renderer links a full reference to its first
+ * definition, and which line that is depends on rules this reading does not follow
+ * to the letter (a definition cannot interrupt a paragraph, a fence or a comment
+ * holds none), so every other `[label]:` definition of it is read here too.
+ */
+function readOtherDefinitions(s: usize, refs: usize, k: u32): void {
+  let seen: u32 = 0;
+  for (let d = <i32>firstDefinition(refs, k); d >= 0; d = nextDefinition(refs, <u32>d)) {
+    if (<u32>d == k) continue;
+    if (++seen > MAX_ALSO) {
+      unreadReferences = true;
+      return;
+    }
+    if (referenceHasColon(refs, <u32>d) && !readAddress(s, refs, <u32>d)) return;
+  }
 }
 
 /** Reads definition k's address here, from the budget, or says it was left unread. */
@@ -551,6 +579,8 @@ function readLevel(s: usize, n: usize, depth: u32): void {
   const refBytes = referencesOf(s, n, refs);
   if (referencesLeftOut()) unreadReferences = true;
   stack += refBytes;
+  const level = levelSerial++;
+  if (refBytes != 0) for (let k: u32 = 0; k < referenceCount(refs); k++) noteDefined(referenceHash(refs, k), level);
   let nextRef: u32 = 0; // the next definition in input order, and where its address starts
   let nextRefAt: usize = refBytes != 0 ? referenceDropFrom(refs, 0) : NONE;
   let openAt: usize = NONE; // the last '[' that no ']' has closed yet
@@ -747,7 +777,7 @@ function readLevel(s: usize, n: usize, depth: u32): void {
     }
     if (c == LB) openAt = i;
     else if (c == RB && openAt != NONE) {
-      const end = refBytes != 0 ? referenceUse(s, n, openAt, i, refs) : 0;
+      const end = referenceUse(s, n, openAt, i, refs, refBytes != 0, level);
       openAt = NONE;
       if (end != 0) {
         i = end;
@@ -920,7 +950,10 @@ export function reading(ptr: usize, len: usize, region: usize, cap: usize): usiz
   stack = work;
   referenceBudget = len;
   unreadReferences = false;
+  levelSerial = 0;
+  resetReferenceLevels();
   readLevel(ptr, len, 0);
+  if (crossLevelReference()) unreadReferences = true;
   const newlines = work; // the decode stack is done with
   const readingLen = letterLayer(base, out - base, newlines);
   mapSpans(segments, segmentCount, newlines);

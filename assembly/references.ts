@@ -216,7 +216,8 @@ function labelStop(s: usize, from: usize, to: usize): usize {
   return isBlank(c) ? SP : lower(c);
 }
 
-function hashOf(s: usize, from: usize, to: usize): u32 {
+/** A label's hash, case and blanks aside (as labels match). */
+export function hashOf(s: usize, from: usize, to: usize): u32 {
   let h: u32 = 0x811c9dc5;
   const z = labelStop(s, from, to);
   for (let k = labelStart(s, from, z); k < z; k = labelStep(s, k, z)) h = (h ^ labelByte(at(s, k))) * 0x01000193;
@@ -379,12 +380,17 @@ let leftOut = false;
   return (load<u32>(entry(t, k), 4) & COLON_FORM) != 0;
 }
 
+/** Definition k's label hash (see hashOf). */
+@inline export function referenceHash(t: usize, k: u32): u32 {
+  return load<u32>(entry(t, k), 24);
+}
+
 /** The next definition of definition k's label, or -1. */
 @inline export function nextDefinition(t: usize, k: u32): i32 {
   return <i32>(load<u32>(entry(t, k), 28) & NEXT) - 1;
 }
 
-/** The first definition of definition k's label (Markdown's: the one a renderer links to). */
+/** The first definition of definition k's label, where its chain starts. */
 @inline export function firstDefinition(t: usize, k: u32): u32 {
   return load<u32>(entry(t, k), 28) >>> 16;
 }

@@ -248,6 +248,15 @@ describe('the structure layer, rule by rule', () => {
     expect(readText(defined(255)).text).toContain('here https://x.example/a');
     expect(readText(defined(256)).unreadReferences).toBe(true);
     expect(readText(defined(256)).text).not.toContain('here https://x.example/a');
+    // A full reference in one level (a quoted string, a JSON field) whose label is defined only in another: levels are read apart, so it says so.
+    expect(readText('[dl]: https://x.example/a\n\nHe wrote: "get it [here][dl] now"').unreadReferences).toBe(true);
+    expect(readText('{"body": "get it [here][dl] now", "refs": "x\\n[dl]: https://x.example/a"}').unreadReferences).toBe(true);
+    expect(readText('He wrote: "get it [here][dl] now"\n\n[dl]: https://x.example/a').unreadReferences).toBe(true);
+    // Not when the label is defined in the use's own level, nor for a plain `[label]`, nor for a label no level defines.
+    expect(readText('He wrote: "get it [here][dl] now\n[dl]: https://x.example/b"\n\n[dl]: https://x.example/a').unreadReferences).toBe(false);
+    expect(readText('He wrote: "get it [dl] now"\n\n[dl]: https://x.example/a').unreadReferences).toBe(false);
+    expect(readText('He wrote: "m[2][1] and [x][y]"\n\n[dl]: https://x.example/a').unreadReferences).toBe(false);
+    expectParity(encoder.encode('[a]: u\n"x [t][a] y" {"k": "[b][]", "d": "\\n[b]: v"} \'[c][c]\'\n[c]: w'), 'references across levels');
   });
 
   it('reads a link reference\'s address where it is used, at every use before its definition (and, for a full reference, after it)', () => {

@@ -64,6 +64,24 @@ const settle = (cp) => {
 
 class Out {
   bytes = [];
+  /** Levels read so far; full references unresolved in their level and every level's definitions, as [label, level] (up to 256 and 1,024). */
+  levelSerial = 0;
+  unresolved = [];
+  defined = [];
+  notesOverflow = false;
+  noteUnresolved(label, level) {
+    if (this.unresolved.length === 256) this.notesOverflow = true;
+    else this.unresolved.push([label, level]);
+  }
+  noteDefined(label, level) {
+    if (this.defined.length === 1024) this.notesOverflow = true;
+    else this.defined.push([label, level]);
+  }
+  /** Whether a label used unresolved in one level is defined in another (or the notes overflowed with both kinds present). */
+  crossLevelReference() {
+    if (this.unresolved.length === 0 || this.defined.length === 0) return false;
+    return this.notesOverflow || this.unresolved.some(([label, level]) => this.defined.some(([l, v]) => l === label && v !== level));
+  }
   /** Whether the output since its last newline holds only spaces and tabs. */
   lineStart = true;
   /** Accepted segments as [start, end], in the order they end. */
@@ -649,6 +667,9 @@ function readLevel(out, src, depth) {
   };
   const defs = referencesOf(src);
   if (defs.leftOut) out.unreadReferences = true;
+  // Uses and definitions noted with their level, for references across levels (assembly/reference-levels.ts).
+  const level = out.levelSerial++;
+  for (const d of defs) out.noteDefined(d.label, level);
   const byLabel = new Map(); // label → its definitions in input order
   for (const d of defs) byLabel.set(d.label, [...(byLabel.get(d.label) ?? []), d]);
   let nextRef = 0;
@@ -784,7 +805,7 @@ function readLevel(out, src, depth) {
       openAt = -1;
       let [from, to, resume] = [open + 1, i, i + 1];
       const next = src[i + 1];
-      let use = defs.length > 0 && next !== 0x28 && next !== 0x3a;
+      let use = next !== 0x28 && next !== 0x3a;
       let explicit = false; // [text][label] or [label][]
       if (use && next === 0x5b) {
         const e = labelEnd(i + 2);
@@ -799,6 +820,7 @@ function readLevel(out, src, depth) {
       // The first definition after the use; for a full or collapsed reference with none, the last before it if written `[label]:`.
       const before = explicit ? same?.findLast((def) => def.drop[0] < i) : undefined;
       const d = same?.find((def) => def.drop[0] >= i) ?? (before?.colon ? before : undefined);
+      if (explicit && label !== undefined && !d) out.noteUnresolved(label, level);
       const readAddress = (def) => {
         if (def.url.length + 2 > out.referenceBudget) {
           out.unreadReferences = true; // the budget is spent: the address stays at its definition
@@ -812,8 +834,13 @@ function readLevel(out, src, depth) {
         return true;
       };
       if (d && d.labelFrom !== from && readAddress(d)) {
-        // A label defined more than once: a full reference also reads the first `[label]:` definition, the one a renderer links to.
-        if (explicit && same[0] !== d && same[0].colon) readAddress(same[0]);
+        // A label defined more than once: a full reference also reads its other `[label]:` definitions (up to 16 others looked at;
+        // a label defined more often leaves the use unread).
+        if (explicit) {
+          const others = same.filter((def) => def !== d);
+          for (const def of others.slice(0, 16)) if (def.colon && !readAddress(def)) break;
+          if (others.length > 16) out.unreadReferences = true;
+        }
         i = resume;
         continue;
       }
@@ -1003,6 +1030,7 @@ export function read(bytes) {
   out.referenceBudget = bytes.length;
   out.unreadReferences = false;
   readLevel(out, bytes, 0);
+  if (out.crossLevelReference()) out.unreadReferences = true;
   const { bytes: text, map } = letterLayer(out.bytes);
   const spans = (list) => list.flatMap(([from, to]) => {
     if (map[from] < 0 || map[to] < 0) throw new Error('reference: a span boundary inside a word');
