@@ -580,7 +580,8 @@ function readLevel(s: usize, n: usize, depth: u32): void {
   if (referencesLeftOut()) unreadReferences = true;
   stack += refBytes;
   const level = levelSerial++;
-  if (refBytes != 0) for (let k: u32 = 0; k < referenceCount(refs); k++) noteDefined(referenceHash(refs, k), level);
+  // Only `[label]:` definitions: a renderer reads no other form as one (decision 86).
+  if (refBytes != 0) for (let k: u32 = 0; k < referenceCount(refs); k++) if (referenceHasColon(refs, k)) noteDefined(referenceHash(refs, k), level);
   let nextRef: u32 = 0; // the next definition in input order, and where its address starts
   let nextRefAt: usize = refBytes != 0 ? referenceDropFrom(refs, 0) : NONE;
   let openAt: usize = NONE; // the last '[' that no ']' has closed yet

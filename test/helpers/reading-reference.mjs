@@ -71,11 +71,11 @@ class Out {
   notesOverflow = false;
   noteUnresolved(label, level) {
     if (this.unresolved.length === 256) this.notesOverflow = true;
-    else this.unresolved.push([label, level]);
+    else this.unresolved.push([labelHash(label), level]);
   }
   noteDefined(label, level) {
     if (this.defined.length === 1024) this.notesOverflow = true;
-    else this.defined.push([label, level]);
+    else this.defined.push([labelHash(label), level]);
   }
   /** Whether a label used unresolved in one level is defined in another (or the notes overflowed with both kinds present). */
   crossLevelReference() {
@@ -565,6 +565,12 @@ function putDecoded(out, cp) {
 const asciiLower = (text) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
 /** A label as Markdown matches it: ASCII case aside, blanks at its ends dropped, a run of them inside one space. */
 const labelKey = (text) => asciiLower(text).replace(/^[ \t]+|[ \t]+$/g, '').replace(/[ \t]+/g, ' ');
+/** A label key's 32-bit FNV-1a hash, as the core compares labels across levels (a collision errs toward the flag). */
+const labelHash = (key) => {
+  let h = 0x811c9dc5;
+  for (let k = 0; k < key.length; k++) h = Math.imul(h ^ key.charCodeAt(k), 0x01000193) >>> 0;
+  return h;
+};
 
 /** The first absolute address among the tokens of a line's text (a footnote's): { from, to, dropFrom, dropTo } in src, or null. */
 function addressIn(src, m) {
@@ -669,7 +675,7 @@ function readLevel(out, src, depth) {
   if (defs.leftOut) out.unreadReferences = true;
   // Uses and definitions noted with their level, for references across levels (assembly/reference-levels.ts).
   const level = out.levelSerial++;
-  for (const d of defs) out.noteDefined(d.label, level);
+  for (const d of defs) if (d.colon) out.noteDefined(d.label, level);
   const byLabel = new Map(); // label → its definitions in input order
   for (const d of defs) byLabel.set(d.label, [...(byLabel.get(d.label) ?? []), d]);
   let nextRef = 0;
