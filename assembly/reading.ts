@@ -44,9 +44,9 @@
 // reached).
 
 import { letterLayer } from './letters';
-import { crossLevelReference, noteDefined, noteUnresolved, resetReferenceLevels } from './reference-levels';
+import { crossLevelReference, noteDefinitions, noteUnresolved, resetReferenceLevels } from './reference-levels';
 import {
-  firstDefinition, hashOf, markEmitted, MAX_LABEL, moveReference, nextDefinition, referenceCount, referenceDropFrom, referenceDropTo, referenceEmitted, referenceFor, referenceHash, referenceHasColon, referenceLabelFrom,
+  firstDefinition, hashOf, markEmitted, MAX_LABEL, moveReference, nextDefinition, referenceCount, referenceDropFrom, referenceDropTo, referenceEmitted, referenceFor, referenceHasColon, referenceLabelFrom,
   referencesLeftOut, referencesOf, referenceTableBytes, referenceUrlFrom, referenceUrlTo,
 } from './references';
 import {
@@ -580,8 +580,7 @@ function readLevel(s: usize, n: usize, depth: u32): void {
   if (referencesLeftOut()) unreadReferences = true;
   stack += refBytes;
   const level = levelSerial++;
-  // Only `[label]:` definitions: a renderer reads no other form as one (decision 86).
-  if (refBytes != 0) for (let k: u32 = 0; k < referenceCount(refs); k++) if (referenceHasColon(refs, k)) noteDefined(referenceHash(refs, k), level);
+  if (refBytes != 0) noteDefinitions(refs, level);
   let nextRef: u32 = 0; // the next definition in input order, and where its address starts
   let nextRefAt: usize = refBytes != 0 ? referenceDropFrom(refs, 0) : NONE;
   let openAt: usize = NONE; // the last '[' that no ']' has closed yet

@@ -5,7 +5,9 @@
 // Such a use is noted with its level, every definition with its own, and a label
 // used unresolved in one level and defined in another says that an address was left
 // unread: provenance then charges the riskiest passage (decision 85), rather than
-// this reading pairing levels whose order it cannot know.
+// this reading pairing levels whose order it cannot know (decision 88).
+
+import { referenceCount, referenceHash, referenceHasColon } from './references';
 
 const MAX_UNRESOLVED: u32 = 256;
 const MAX_DEFINED: u32 = 1024;
@@ -22,26 +24,27 @@ export function resetReferenceLevels(): void {
   overflow = false;
 }
 
-/** A full reference of `level` whose label (hashed) no definition of its level resolved. */
-export function noteUnresolved(hash: u32, level: u32): void {
-  if (unresolvedCount == MAX_UNRESOLVED) {
+/** Appends (hash, level) to a list of `count` entries; returns the new count (the same when full). */
+function note(list: usize, count: u32, most: u32, hash: u32, level: u32): u32 {
+  if (count == most) {
     overflow = true;
-    return;
+    return count;
   }
-  store<u32>(UNRESOLVED + (<usize>unresolvedCount << 3), hash);
-  store<u32>(UNRESOLVED + (<usize>unresolvedCount << 3), level, 4);
-  unresolvedCount++;
+  store<u32>(list + (<usize>count << 3), hash);
+  store<u32>(list + (<usize>count << 3), level, 4);
+  return count + 1;
 }
 
-/** A definition of `level` whose label hashes to `hash`. */
-export function noteDefined(hash: u32, level: u32): void {
-  if (definedCount == MAX_DEFINED) {
-    overflow = true;
-    return;
+/** A full reference of `level` whose label (hashed) no definition of its level resolved. */
+export function noteUnresolved(hash: u32, level: u32): void {
+  unresolvedCount = note(UNRESOLVED, unresolvedCount, MAX_UNRESOLVED, hash, level);
+}
+
+/** The `[label]:` definitions of a level's table (a renderer reads no other form as one, decision 86). */
+export function noteDefinitions(refs: usize, level: u32): void {
+  for (let k: u32 = 0; k < referenceCount(refs); k++) {
+    if (referenceHasColon(refs, k)) definedCount = note(DEFINED, definedCount, MAX_DEFINED, referenceHash(refs, k), level);
   }
-  store<u32>(DEFINED + (<usize>definedCount << 3), hash);
-  store<u32>(DEFINED + (<usize>definedCount << 3), level, 4);
-  definedCount++;
 }
 
 /**

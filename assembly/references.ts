@@ -17,7 +17,8 @@
 // chained to its first definition, and a use takes the first definition after it:
 // where Markdown keeps the first, a result that joins messages (a quoted reply, an
 // inbox) numbers each message's footnotes afresh. A full reference with none after it
-// takes the last one when it is written `[label]:` (decision 86).
+// takes the last one when it is written `[label]:`, and reads the label's other
+// `[label]:` definitions too (decision 86).
 
 import { at, classOf, COLON, isAbsoluteUrl, K_WS, LB, LF, RB, SP, TAB } from './syntax';
 
@@ -369,7 +370,9 @@ let leftOut = false;
  * Points the slot the last referenceFor found at definition k, a later one of the
  * same label: uses are read in input order and look at definitions after them (or,
  * with none after, at the label's last one), so the ones before k are never wanted
- * again, and a label defined many times is walked once in all, not once per use.
+ * again through the slot (a full reference's walk over all of them starts from the
+ * first definition each entry keeps), and a label defined many times is walked once
+ * in all, not once per use.
  */
 @inline export function moveReference(k: u32): void {
   store<u16>(foundSlot, <u16>(k + 1));

@@ -275,7 +275,7 @@ describe('the structure layer, rule by rule', () => {
     // (an injection that defines its link above its sentence) when that one is written `[label]:`; a numbered list or a footnote is no
     // Markdown definition (`"ab"[0][1]` in code under a numbered list of downloads).
     expect(reading('[dl]: https://x.example/a\nGet it _[here][dl]_, or build[dl][].').text).toBe(' dl : https: x.example/a\nGet it   here https://x.example/a  , or build dl https://x.example/a .');
-    // A label defined more than once: a full reference also reads the first definition, the one a renderer links to.
+    // A label defined more than once: a full reference also reads its other `[label]:` definitions, one of which a renderer links to.
     expect(reading('[1]: https://a.example\n[1]: https://b.example\n[x][1] [1]').text).toBe(' 1 : https: a.example\n 1 : https: b.example\n x https://b.example  https://a.example   1 ');
     expect(reading('[d]: https://u.example\nGet it [here][d] now, or see the docs.\n[d]: https://b.example').text).toBe(
       ' d : https: u.example\nGet it  here https://b.example  https://u.example  now, or see the docs.\n d : ',

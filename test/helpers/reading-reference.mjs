@@ -64,7 +64,7 @@ const settle = (cp) => {
 
 class Out {
   bytes = [];
-  /** Levels read so far; full references unresolved in their level and every level's definitions, as [label, level] (up to 256 and 1,024). */
+  /** Levels read so far; full references unresolved in their level and every level's `[label]:` definitions, as [label hash, level] (up to 256 and 1,024). */
   levelSerial = 0;
   unresolved = [];
   defined = [];
