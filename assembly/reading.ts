@@ -460,7 +460,8 @@ function labelEnd(s: usize, n: usize, from: usize): usize {
 }
 
 /**
- * A link reference used at the ']' at i (its '[' at `open`): `[text][label]`,
+ * A link reference used at the ']' at i (its '[' at `open`, or NONE after link text
+ * with brackets of its own, when only a second bracket's label makes a use): `[text][label]`,
  * `[label][]` or `[label]` (a footnote `here [2]` alike), not an inline link `(…)`
  * or a definition `:`. When its label is defined later in this level (the first such
  * definition), the address is read here, as an inline link's is, at every such use
@@ -490,11 +491,12 @@ function referenceUse(s: usize, n: usize, open: usize, i: usize, refs: usize, ha
         if (e > resume + 1) {
           from = resume + 1;
           to = e;
-        }
+        } else if (open == NONE) return 0;
         resume = e + 1;
       }
     }
   }
+  if (open == NONE && !explicit) return 0;
   if (to == from || labelEnd(s, n, from) != to) return 0;
   if (!hasTable) {
     if (explicit) noteUnresolved(hashOf(s, from, to), level);
@@ -776,7 +778,8 @@ function readLevel(s: usize, n: usize, depth: u32): void {
       }
     }
     if (c == LB) openAt = i;
-    else if (c == RB && openAt != NONE) {
+    else if (c == RB && (openAt != NONE || (i + 1 < n && at(s, i + 1) == LB))) {
+      // With no '[' open, the ']' of link text that holds brackets of its own (`[get [it]][dl]`).
       const end = referenceUse(s, n, openAt, i, refs, refBytes != 0, level);
       openAt = NONE;
       if (end != 0) {

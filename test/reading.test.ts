@@ -285,6 +285,9 @@ describe('the structure layer, rule by rule', () => {
     );
     expectParity(encoder.encode('[1]: u\n[x][1] m[2][1] f()[0][1] a][b][1] _[c][1] [1][]\n[1]: v\n[y][1] [1][] ([z][1])\n 2. https://w\n[3] https://t\n[a][2] [b][3] [^4]: https://f\n[c][^4]'), 'full references after their definition');
     expectParity(encoder.encode('[a]: u\n[a]: v\n[x][a] [a] [a][]\n[a]: w\n[y][a]\n 1. https://l\n[1]: m\n[z][1] [1]: n\n[q][1]'), 'labels defined more than once');
+    // Link text with brackets of its own: the second bracket's label still makes a full reference.
+    expect(reading('[dl]: https://x.example/a\nget [the [new] build][dl] now, or x]][]').text).toBe(' dl : https: x.example/a\nget  the  new  build https://x.example/a  now, or x    ');
+    expectParity(encoder.encode('[a]: u\n[x [y]][a] ]][a] ][] [[z]][a]( ]][a]: [q]]][a][b]\n[b]: v'), 'link text with brackets');
     // Labels match as Markdown matches them: case aside, blanks at the ends dropped, a run inside one space; a blank label is none.
     expect(reading('get [the  Mirror\t] now\n[ the mirror]: https://m.example\n[ ]: https://no.example\n[ ]').text).toBe(
       'get  the  Mirror\t https://m.example  now\n  the mirror : \n   : https: no.example\n   ',

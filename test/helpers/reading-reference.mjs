@@ -803,7 +803,7 @@ function readLevel(out, src, depth) {
       }
     }
     if (c === 0x5b) openAt = i;
-    else if (c === 0x5d && openAt >= 0) {
+    else if (c === 0x5d && (openAt >= 0 || src[i + 1] === 0x5b)) {
       // A link reference used here ([text][label], [label][], [label]) whose definition
       // comes later: its address is read here, at every such use, from a budget of the
       // input's length (its definition then drops it and gives its length back).
@@ -818,9 +818,12 @@ function readLevel(out, src, depth) {
         if (e >= 0) {
           explicit = true;
           if (e > i + 2) [from, to] = [i + 2, e];
+          else if (open < 0) use = false;
           resume = e + 1;
         }
       }
+      // With no '[' open (link text with brackets of its own, `[get [it]][dl]`), only a second bracket's label makes a use.
+      if (open < 0 && !explicit) use = false;
       const label = use && to > from && labelEnd(from) === to ? labelKey(Buffer.from(src.subarray(from, to)).toString('latin1')) : undefined;
       const same = byLabel.get(label);
       // The first definition after the use; for a full or collapsed reference with none, the last before it if written `[label]:`.
