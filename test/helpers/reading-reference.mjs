@@ -804,9 +804,11 @@ function readLevel(out, src, depth) {
     }
     if (c === 0x5b) openAt = i;
     else if (c === 0x5d && (openAt >= 0 || src[i + 1] === 0x5b)) {
-      // A link reference used here ([text][label], [label][], [label]) whose definition
-      // comes later: its address is read here, at every such use, from a budget of the
-      // input's length (its definition then drops it and gives its length back).
+      // A link reference used here ([text][label], [label][], [label]): the address of
+      // the first definition after it (for a full reference with none, the last
+      // `[label]:` one before it, and its label's other `[label]:` ones) is read here, at
+      // every such use, from a budget of the input's length (a definition read later
+      // drops it and gives its length back).
       const open = openAt;
       openAt = -1;
       let [from, to, resume] = [open + 1, i, i + 1];
