@@ -498,11 +498,7 @@ function referenceUse(s: usize, n: usize, open: usize, i: usize, refs: usize, ha
   }
   if (open == NONE && !explicit) return 0;
   if (to == from || labelEnd(s, n, from) != to) return 0;
-  if (!hasTable) {
-    if (explicit) noteUnresolved(hashOf(s, from, to), level);
-    return 0;
-  }
-  let k = referenceFor(refs, s, from, to);
+  let k = hasTable ? referenceFor(refs, s, from, to) : -1;
   const first = k;
   let last = k;
   while (k >= 0 && referenceDropFrom(refs, <u32>k) < i) {
