@@ -20,14 +20,13 @@
 // takes the last one when it is written `[label]:`, and reads the label's other
 // `[label]:` definitions too (decision 86).
 
-import { at, classOf, COLON, isAbsoluteUrl, K_WS, LB, LF, RB, SP, TAB } from './syntax';
+import { at, classOf, COLON, CR, isAbsoluteUrl, K_WS, LB, LF, RB, SP, TAB } from './syntax';
 
 const MAX_REFERENCES: u32 = 256;
 export const MAX_LABEL: usize = 64;
 const ENTRY: usize = 32;
 const HEAD: usize = 8;
 const CARET: u32 = 0x5e;
-const MAX_PREFIX: usize = 8;
 const EMITTED: u32 = 0x80000000;
 const NEXT: u32 = 0xffff; // in the chain field: the next definition + 1 (the label's first definition above it)
 const COLON_FORM: u32 = 0x80000000; // in the label's length: a `[label]:` definition, not a footnote's number or a listed link
@@ -107,26 +106,48 @@ function addressIn(s: usize, n: usize, m: usize): bool {
   return false;
 }
 
-/**
- * Whether the line at i (a line start) is a definition: up to eight bytes of blanks
- * and blockquote marks with at most one list bullet, `[label]` (1–64 bytes, no bracket
- * or newline), then either `:` and the address (its first token, bare or in <…>,
- * then nothing but a title; for a footnote `[^…]:`, the first absolute address on the
- * line), or, for a label of 1–4 digits (a plain footnote), the first absolute address
- * on the line. Sets the fields above. Looks no further than the line.
- */
-function defAt(s: usize, n: usize, i: usize): bool {
+// Where a line's container marks end: blanks, blockquote marks and list markers
+// (`-`, `*`, `+`, or 1–9 digits and `.` or `)`, each before a blank), as many as the
+// line holds, since a renderer reads a definition inside any of them (`> 1. - [dl]: …`).
+// The start of the last marker when it is a number and `.` and only blanks follow it
+// (a text browser's numbered link, `1. https://…`), else n.
+let numberedFrom: usize = 0;
+
+/** The end of the container marks at the start of the line at i (see above); sets numberedFrom. */
+function marksEnd(s: usize, n: usize, i: usize): usize {
   let j = i;
-  let bullet = false;
-  while (j < n && j - i < MAX_PREFIX) {
+  numberedFrom = n;
+  while (j < n) {
     const c = at(s, j);
-    if (c == SP || c == TAB || c == 0x3e) j++;
-    else if (!bullet && (c == 0x2d || c == 0x2a || c == 0x2b) && j + 1 < n && isBlank(at(s, j + 1))) {
-      bullet = true;
+    if (c == SP || c == TAB || c == 0x3e) {
+      if (c == 0x3e) numberedFrom = n;
+      j++;
+    } else if ((c == 0x2d || c == 0x2a || c == 0x2b) && j + 1 < n && isBlank(at(s, j + 1))) {
+      numberedFrom = n;
       j += 2;
+    } else if (c >= 0x30 && c <= 0x39) {
+      let e = j;
+      while (e < n && e - j < 10 && at(s, e) >= 0x30 && at(s, e) <= 0x39) e++;
+      if (e - j > 9 || e + 1 >= n || (at(s, e) != 0x2e && at(s, e) != 0x29) || !isBlank(at(s, e + 1))) break;
+      numberedFrom = at(s, e) == 0x2e && e - j <= 4 ? j : n;
+      j = e + 2;
     } else break;
   }
-  if (j < n && at(s, j) != LB) return listedAt(s, n, j);
+  return j;
+}
+
+/**
+ * Whether the line at i (a line start) is a definition: container marks (marksEnd),
+ * `[label]` (1–64 bytes, no bracket or newline), then either `:` and the address (its
+ * first token, bare or in <…>, on the line or alone at the start of the next one, then
+ * nothing but a title; for a footnote `[^…]:`, the first absolute address on the
+ * line), or, for a label of 1–4 digits (a plain footnote), the first absolute address
+ * on the line. Sets the fields above. Looks no further than the line, or the next one
+ * for a `[label]:` that ends its line.
+ */
+function defAt(s: usize, n: usize, i: usize): bool {
+  const j = marksEnd(s, n, i);
+  if (j < n && at(s, j) != LB) return numberedFrom < n && listedAt(s, n, numberedFrom);
   if (j >= n) return false;
   let e = j + 1;
   while (e < n && e - j - 1 <= MAX_LABEL) {
@@ -144,6 +165,13 @@ function defAt(s: usize, n: usize, i: usize): bool {
   else if (!isFootnoteNumber(s, labelFrom, labelTo)) return false;
   if (!colon || at(s, labelFrom) == CARET) return addressIn(s, n, m);
   while (m < n && isBlank(at(s, m))) m++;
+  // CommonMark lets the address stand on the next line, after its container's blanks and quote marks.
+  const end = m < n && at(s, m) == CR ? m + 1 : m;
+  if (end < n && at(s, end) == LF) {
+    m = end + 1;
+    while (m < n && (isBlank(at(s, m)) || at(s, m) == 0x3e)) m++;
+    if (m < n && at(s, m) == LB) return false;
+  }
   if (m >= n) return false;
   dropFrom = m;
   const angled = at(s, m) == 0x3c;

@@ -311,14 +311,20 @@ describe('the structure layer, rule by rule', () => {
     // A plain footnote's number between blanks; a footnote whose address is a Markdown link.
     expect(reading('get it here [ 1 ] now\n[ 1 ] https://x.example/a').text).toBe('get it here   1  https://x.example/a  now\n  1   ');
     expect(reading('get it here[^1] now\n[^1]: [the mirror](https://x.example/b).').text).toBe('get it here  1 https://x.example/b  now\n  1 :  the ');
-    // Not a definition: words after the address (a log line), no address, or more than eight bytes before the bracket.
+    // Not a definition: words after the address (a log line), no address (a label on the next line is none).
     expect(reading('[ERROR] webhook failed\n[ERROR]: https://status.example/i/1 returned 503').text).toBe(' ERROR  webhook failed\n ERROR : https: status.example/i/1 returned 503');
-    expect(reading('[x]\n[x]:\n[y]\n         [y]: https://too.far').text).toBe(' x \n x :\n y \n          y : https: too.far');
+    expect(reading('[x]\n[x]:\n[y]\n         [y]: https://deep.example').text).toBe(' x \n x :\n y https://deep.example \n          y : ');
+    // Inside any container a renderer reads one in (an ordered item, nested bullets, quotes five deep), and with the address on the next line.
+    for (const def of ['1. [dl]: https://x.example/a', '2) - [dl]: https://x.example/a', '- * [dl]: https://x.example/a', '> > > > > [dl]: https://x.example/a', '[dl]:\n   https://x.example/a "t"', '> [dl]:\n> <https://x.example/a>']) {
+      expect(reading(`get it [here][dl]\n${def}`).text, def).toMatch(/^get it {2}here https:\/\/x\.example\/a \n/);
+      expectParity(encoder.encode(`get it [here][dl]\n${def}`), def);
+    }
     expectParity(encoder.encode('[x][y] [y][] [Y]\n  [y]: <u> t\n   [^z]:\tv\n[9]  ftp:w \r\n[x]: q\n[y]: dup\n    [w]: no'), 'references');
     expectParity(encoder.encode('[1] [^2] [3]\n>>  * [1] a (mailto:x). b\n -[^2]: see <ftp:y>\n\t\t[3]:<z>\n        - [4] http:w'), 'definitions in quotes, lists and footnotes');
     expectParity(encoder.encode('[a] [A]\n[a]: x\n[a] [a][]\n[A]: y\n[a]: z\n[b][a]'), 'labels defined again');
     expectParity(encoder.encode('[ a  b ] [A\tB]\n [a b]: x\n[\t]: y\n[ ] [c]\n[c]:z [c] [1] [22]\n  1. https://u\n>- 22.\thttp://v w\n 333.https://w\n12345. ftp:x'), 'labels, lists, uses after');
     expectParity(encoder.encode('{"a": "see [d] \\n[d]: https://x", "b": "[d]"}\n[d]: https://y'), 'references per level');
+    expectParity(encoder.encode('[a] [1] [2] [b][c]\n1) 2. https://u\n> 3. 1. http://v\n12. - [2] http://w\n [c]:\r\n\t>>x\n[b]:\n\n y\n[a]:  \r z\n1234567890. [a]: q'), 'container marks and addresses on the next line');
   });
 
   it('finds a tag whose quoted values hold < or >, whose attributes a slash separates, or that runs past 2 KB', () => {

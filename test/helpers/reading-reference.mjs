@@ -592,38 +592,51 @@ function addressIn(src, m) {
   return null;
 }
 
-/** Whether a definition's prefix is within eight bytes, or nine when a bullet opens at the eighth (as the core's scan stops). */
-const prefixFits = (prefix) => prefix.length <= 8 || (prefix.length === 9 && prefix.search(/[-*+]/) === 7);
-
 /**
- * A level's link reference definitions, in input order (up to MAX_REFERENCES). A line: up to
- * eight bytes of blanks and blockquote marks with at most one list bullet, `[label]`
- * (1–64 bytes, no bracket or newline), then `:` and an address (its first token,
- * bare or in <…>; a footnote `[^…]:` its first absolute address), or for a label of
- * 1–4 digits the first absolute address on the line; or, after that prefix, 1–4
- * digits, '.', blanks and an absolute address (a text browser's numbered links).
+ * A level's link reference definitions, in input order (up to MAX_REFERENCES). A line:
+ * container marks (blanks, blockquote marks, list markers `-`, `*`, `+` or 1–9 digits and
+ * `.` or `)`, each before a blank, as many as the line holds), `[label]` (1–64 bytes, no
+ * bracket or newline), then `:` and an address (its first token, bare or in <…>, on the
+ * line or alone at the start of the next one after blanks and quote marks; a footnote
+ * `[^…]:` its first absolute address on the line), or for a label of 1–4 digits the first
+ * absolute address on the line; or marks whose last is 1–4 digits and '.', then an
+ * absolute address (a text browser's numbered links).
  * { label (labelKey), labelFrom, url, drop: [from, to], colon (written `[label]:`) }.
  */
+/** The container marks at a line's start: their length, and where the last starts when it is 1–4 digits and '.' and only blanks follow it (else -1). */
+function marksOf(line) {
+  let end = 0;
+  let numbered = -1;
+  for (let t; (t = /^(?:[ \t]|>|[-*+][ \t]|(\d{1,9})([.)])[ \t])/.exec(line.slice(end))); end += t[0].length) {
+    if (t[1] !== undefined) numbered = t[2] === '.' && t[1].length <= 4 ? end : -1;
+    else if (t[0] !== ' ' && t[0] !== '\t') numbered = -1;
+  }
+  return { end, numbered };
+}
 const MAX_REFERENCES = 256;
 function referencesOf(src) {
   const defs = [];
   for (let i = 0; i < src.length && defs.length <= MAX_REFERENCES; i++) {
     if (i > 0 && src[i - 1] !== LF) continue;
     const line = Buffer.from(src.subarray(i, src.indexOf(LF, i) < 0 ? src.length : src.indexOf(LF, i))).toString('latin1');
-    // A text browser's list of the links it numbered: `   1. https://…` pairs with `[1]`.
-    const listed = /^([ \t>]*(?:[-*+][ \t][ \t>]*)?)(\d{1,4})\.[ \t]+([^ \t\n\x0b\x0c\r]+)/.exec(line);
-    if (listed && prefixFits(listed[1]) && isAbsoluteUrl(listed[3])) {
-      const from = i + listed[0].length - listed[3].length;
-      defs.push({ label: listed[2], labelFrom: i + listed[1].length, url: src.subarray(from, from + listed[3].length), drop: [from, from + listed[3].length], emitted: false, colon: false });
+    const marks = marksOf(line);
+    const rest = line.slice(marks.end);
+    if (rest !== '' && rest[0] !== '[') {
+      // A text browser's list of the links it numbered: `   1. https://…` pairs with `[1]`.
+      const token = /^[^ \t\n\x0b\x0c\r]+/.exec(rest);
+      if (marks.numbered >= 0 && token && isAbsoluteUrl(token[0])) {
+        const from = i + marks.end;
+        const label = /^\d+/.exec(line.slice(marks.numbered))[0];
+        defs.push({ label, labelFrom: i + marks.numbered, url: src.subarray(from, from + token[0].length), drop: [from, from + token[0].length], emitted: false, colon: false });
+      }
       continue;
     }
-    const m = /^([ \t>]*(?:[-*+][ \t][ \t>]*)?)\[([^[\]]{1,64})\](:?)/.exec(line);
-    if (!m || labelKey(m[2]) === '') continue;
-    const prefix = m[1];
-    if (!prefixFits(prefix)) continue;
+    const prefix = line.slice(0, marks.end);
+    const m = /^\[([^[\]]{1,64})\](:?)/.exec(rest);
+    if (!m || labelKey(m[1]) === '') continue;
     const labelFrom = i + prefix.length + 1;
-    const label = m[2];
-    const colon = m[3] === ':';
+    const label = m[1];
+    const colon = m[2] === ':';
     if (!colon && !/^[ \t]*\d{1,4}[ \t]*$/.test(label)) continue;
     let after = labelFrom + label.length + 1 + (colon ? 1 : 0);
     let def;
@@ -631,9 +644,19 @@ function referencesOf(src) {
       const a = addressIn(src, after);
       if (a) def = { url: [a.from, a.to], drop: [a.dropFrom, a.dropTo] };
     } else {
-      const t = /^[ \t]*(?:<([^ \t\n\x0b\x0c\r>]+)>|([^< \t\n\x0b\x0c\r][^ \t\n\x0b\x0c\r]*))/.exec(line.slice(after - i));
+      let rest = line.slice(after - i);
+      // The address may stand alone at the start of the next line, after blanks and quote marks.
+      const ends = /^[ \t]*\r?$/.exec(rest);
+      if (ends && i + line.length < src.length) {
+        const next = i + line.length + 1;
+        const nextLine = Buffer.from(src.subarray(next, src.indexOf(LF, next) < 0 ? src.length : src.indexOf(LF, next))).toString('latin1');
+        const lead = /^[ \t>]*/.exec(nextLine)[0].length;
+        rest = nextLine[lead] === '[' ? '' : nextLine.slice(lead);
+        after = next + lead;
+      }
+      const t = /^[ \t]*(?:<([^ \t\n\x0b\x0c\r>]+)>|([^< \t\n\x0b\x0c\r][^ \t\n\x0b\x0c\r]*))/.exec(rest);
       // Only a title may follow the address, as in CommonMark (a log line's `[ERROR]: https://… returned 503` is no definition).
-      if (t && /^[ \t]*(?:$|[\r"'(])/.test(line.slice(after - i + t[0].length))) {
+      if (t && /^[ \t]*(?:$|[\r"'(])/.test(rest.slice(t[0].length))) {
         const dropFrom = after + t[0].length - (t[1] !== undefined ? t[1].length + 2 : t[2].length);
         const from = dropFrom + (t[1] !== undefined ? 1 : 0);
         const len = (t[1] ?? t[2]).length;
