@@ -650,8 +650,9 @@ function readLevel(s: usize, n: usize, depth: u32): void {
     const k = classOf(c);
     if ((k & K_SPECIAL) == 0) {
       // Bytes no rule looks at, copied in one go (a key's colon ends the stretch).
-      if (lineStart && (c == SP || c == TAB)) {
-        // Indentation: copied, and the line has still not started.
+      if ((lineStart || pendingTo != 0) && (c == SP || c == TAB)) {
+        // Indentation: copied, and the line has still not started. Blanks before the text a block
+        // opener wraps: copied alone, so that its waiting links are read before that text.
         let e = i + 1;
         while (e < n && (at(s, e) == SP || at(s, e) == TAB)) e++;
         memory.copy(out, s + i, e - i);

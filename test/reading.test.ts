@@ -229,6 +229,9 @@ describe('the structure layer, rule by rule', () => {
       encoder.encode('<div data-url="https://a"><section action=ftp:b><p>x</p></section><div src="https://c"/>y<img src=https://d><br>z</div><iframe src="https://e"></iframe><p data-u="http://f">&#8203;&zwnj;<b>&nbsp;w</b></p>'),
       'block links',
     );
+    // Blanks after an inline link before the wrapped text: the waiting links are read before that text.
+    expect(reading('<div data-url="https://x.example/d"><a href="/docs"> Get the build now.</a></div>').text).toBe('\n /docs   https://x.example/d Get the build now.\n');
+    expectParity(encoder.encode('<l/p="http:"><a/href=p> o\n<div data-u="http://h"><a href=q>\t o'), 'blanks before the wrapped text');
   });
 
   it('says when a link reference\'s address was left unread at a use, its budget (the input\'s length) spent', () => {
