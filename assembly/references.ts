@@ -109,27 +109,38 @@ function addressIn(s: usize, n: usize, m: usize): bool {
 // Where a line's container marks end: blanks, blockquote marks and list markers
 // (`-`, `*`, `+`, or 1–9 digits and `.` or `)`, each before a blank), as many as the
 // line holds, since a renderer reads a definition inside any of them (`> 1. - [dl]: …`).
-// The start of the last marker when it is a number and `.` and only blanks follow it
-// (a text browser's numbered link, `1. https://…`), else n.
+// A text browser numbers the links it lists once a line (`   1. https://…`): the start
+// of the last marker when it is the line's first number, 1–4 digits and `.`, with at
+// most one bullet before it and only blanks after it, else n. Whether a quote mark was
+// among the marks (its next line continues the quote).
 let numberedFrom: usize = 0;
+let quoted = false;
 
-/** The end of the container marks at the start of the line at i (see above); sets numberedFrom. */
+/** The end of the container marks at the start of the line at i (see above); sets numberedFrom and quoted. */
 function marksEnd(s: usize, n: usize, i: usize): usize {
   let j = i;
+  let bullets = 0;
+  let numbers = 0;
   numberedFrom = n;
+  quoted = false;
   while (j < n) {
     const c = at(s, j);
     if (c == SP || c == TAB || c == 0x3e) {
-      if (c == 0x3e) numberedFrom = n;
+      if (c == 0x3e) {
+        quoted = true;
+        numberedFrom = n;
+      }
       j++;
     } else if ((c == 0x2d || c == 0x2a || c == 0x2b) && j + 1 < n && isBlank(at(s, j + 1))) {
+      bullets++;
       numberedFrom = n;
       j += 2;
     } else if (c >= 0x30 && c <= 0x39) {
       let e = j;
       while (e < n && e - j < 10 && at(s, e) >= 0x30 && at(s, e) <= 0x39) e++;
       if (e - j > 9 || e + 1 >= n || (at(s, e) != 0x2e && at(s, e) != 0x29) || !isBlank(at(s, e + 1))) break;
-      numberedFrom = at(s, e) == 0x2e && e - j <= 4 ? j : n;
+      numberedFrom = numbers == 0 && bullets <= 1 && at(s, e) == 0x2e && e - j <= 4 ? j : n;
+      numbers++;
       j = e + 2;
     } else break;
   }
@@ -139,11 +150,11 @@ function marksEnd(s: usize, n: usize, i: usize): usize {
 /**
  * Whether the line at i (a line start) is a definition: container marks (marksEnd),
  * `[label]` (1–64 bytes, no bracket or newline), then either `:` and the address (its
- * first token, bare or in <…>, on the line or alone at the start of the next one, then
+ * first token, bare or in <…>, on the line or, absolute, at the start of the next one, then
  * nothing but a title; for a footnote `[^…]:`, the first absolute address on the
  * line), or, for a label of 1–4 digits (a plain footnote), the first absolute address
  * on the line. Sets the fields above. Looks no further than the line, or the next one
- * for a `[label]:` that ends its line.
+ * for a `[label]:` that ends its line (an absolute address there).
  */
 function defAt(s: usize, n: usize, i: usize): bool {
   const j = marksEnd(s, n, i);
@@ -165,12 +176,14 @@ function defAt(s: usize, n: usize, i: usize): bool {
   else if (!isFootnoteNumber(s, labelFrom, labelTo)) return false;
   if (!colon || at(s, labelFrom) == CARET) return addressIn(s, n, m);
   while (m < n && isBlank(at(s, m))) m++;
-  // CommonMark lets the address stand on the next line, after its container's blanks and quote marks.
+  // CommonMark lets the address stand on the next line, after blanks (and quote marks, in a quote).
+  // There only an absolute address makes a definition: a rule, a heading or a comment's end
+  // (`[the patch]:` then `***`) is none to a renderer, and would take a later use's address.
   const end = m < n && at(s, m) == CR ? m + 1 : m;
-  if (end < n && at(s, end) == LF) {
+  const nextLine = end < n && at(s, end) == LF;
+  if (nextLine) {
     m = end + 1;
-    while (m < n && (isBlank(at(s, m)) || at(s, m) == 0x3e)) m++;
-    if (m < n && at(s, m) == LB) return false;
+    while (m < n && (isBlank(at(s, m)) || (quoted && at(s, m) == 0x3e))) m++;
   }
   if (m >= n) return false;
   dropFrom = m;
@@ -179,7 +192,7 @@ function defAt(s: usize, n: usize, i: usize): bool {
   urlFrom = m;
   while (m < n && (classOf(at(s, m)) & K_WS) == 0 && !(angled && at(s, m) == 0x3e)) m++;
   urlTo = m;
-  if (urlTo == urlFrom) return false;
+  if (urlTo == urlFrom || (nextLine && !isAbsoluteUrl(s, urlFrom, urlTo))) return false;
   if (angled) {
     if (m >= n || at(s, m) != 0x3e) return false;
     m++;

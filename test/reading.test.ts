@@ -317,6 +317,9 @@ describe('the structure layer, rule by rule', () => {
     // Not a definition: words after the address (a log line), no address (a label on the next line is none).
     expect(reading('[ERROR] webhook failed\n[ERROR]: https://status.example/i/1 returned 503').text).toBe(' ERROR  webhook failed\n ERROR : https: status.example/i/1 returned 503');
     expect(reading('[x]\n[x]:\n[y]\n         [y]: https://deep.example').text).toBe(' x \n x :\n y https://deep.example \n          y : ');
+    // On the next line only an absolute address makes a definition; quote marks are stepped over in a quote only.
+    expect(reading('[the patch]\n[the patch]:\n***\n[the patch]: https://x.example/a').text).toBe(' the patch https://x.example/a \n the patch :\n \n the patch : ');
+    expect(reading('[1]\n[1]:\n> https://x.example/a').text).not.toMatch(/^ 1 https/);
     // Inside any container a renderer reads one in (an ordered item, nested bullets, quotes five deep), and with the address on the next line.
     for (const def of ['1. [dl]: https://x.example/a', '2) - [dl]: https://x.example/a', '- * [dl]: https://x.example/a', '> > > > > [dl]: https://x.example/a', '[dl]:\n   https://x.example/a "t"', '> [dl]:\n> <https://x.example/a>']) {
       expect(reading(`get it [here][dl]\n${def}`).text, def).toMatch(/^get it {2}here https:\/\/x\.example\/a \n/);

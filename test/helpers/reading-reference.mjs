@@ -597,21 +597,30 @@ function addressIn(src, m) {
  * container marks (blanks, blockquote marks, list markers `-`, `*`, `+` or 1–9 digits and
  * `.` or `)`, each before a blank, as many as the line holds), `[label]` (1–64 bytes, no
  * bracket or newline), then `:` and an address (its first token, bare or in <…>, on the
- * line or alone at the start of the next one after blanks and quote marks; a footnote
+ * line or, absolute, alone at the start of the next one after blanks (and quote marks, in a
+ * quote); a footnote
  * `[^…]:` its first absolute address on the line), or for a label of 1–4 digits the first
  * absolute address on the line; or marks whose last is 1–4 digits and '.', then an
  * absolute address (a text browser's numbered links).
  * { label (labelKey), labelFrom, url, drop: [from, to], colon (written `[label]:`) }.
  */
-/** The container marks at a line's start: their length, and where the last starts when it is 1–4 digits and '.' and only blanks follow it (else -1). */
+/**
+ * The container marks at a line's start: their length; where the last starts when it is
+ * the line's first number, 1–4 digits and '.', with at most one bullet before it and
+ * only blanks after it (else -1); and whether a quote mark was among them.
+ */
 function marksOf(line) {
   let end = 0;
   let numbered = -1;
+  let bullets = 0;
+  let numbers = 0;
+  let quoted = false;
   for (let t; (t = /^(?:[ \t]|>|[-*+][ \t]|(\d{1,9})([.)])[ \t])/.exec(line.slice(end))); end += t[0].length) {
-    if (t[1] !== undefined) numbered = t[2] === '.' && t[1].length <= 4 ? end : -1;
-    else if (t[0] !== ' ' && t[0] !== '\t') numbered = -1;
+    if (t[1] !== undefined) numbered = numbers++ === 0 && bullets <= 1 && t[2] === '.' && t[1].length <= 4 ? end : -1;
+    else if (t[0] === '>') (quoted = true), (numbered = -1);
+    else if (t[0] !== ' ' && t[0] !== '\t') bullets++, (numbered = -1);
   }
-  return { end, numbered };
+  return { end, numbered, quoted };
 }
 const MAX_REFERENCES = 256;
 function referencesOf(src) {
@@ -645,18 +654,19 @@ function referencesOf(src) {
       if (a) def = { url: [a.from, a.to], drop: [a.dropFrom, a.dropTo] };
     } else {
       let rest = line.slice(after - i);
-      // The address may stand alone at the start of the next line, after blanks and quote marks.
+      // The address may stand alone at the start of the next line, after blanks (and quote marks, in a quote).
       const ends = /^[ \t]*\r?$/.exec(rest);
       if (ends && i + line.length < src.length) {
         const next = i + line.length + 1;
         const nextLine = Buffer.from(src.subarray(next, src.indexOf(LF, next) < 0 ? src.length : src.indexOf(LF, next))).toString('latin1');
-        const lead = /^[ \t>]*/.exec(nextLine)[0].length;
-        rest = nextLine[lead] === '[' ? '' : nextLine.slice(lead);
+        const lead = (marks.quoted ? /^[ \t>]*/ : /^[ \t]*/).exec(nextLine)[0].length;
+        rest = nextLine.slice(lead);
         after = next + lead;
       }
       const t = /^[ \t]*(?:<([^ \t\n\x0b\x0c\r>]+)>|([^< \t\n\x0b\x0c\r][^ \t\n\x0b\x0c\r]*))/.exec(rest);
-      // Only a title may follow the address, as in CommonMark (a log line's `[ERROR]: https://… returned 503` is no definition).
-      if (t && /^[ \t]*(?:$|[\r"'(])/.test(rest.slice(t[0].length))) {
+      // Only a title may follow the address, as in CommonMark (a log line's `[ERROR]: https://… returned 503` is no definition);
+      // on the next line, only an absolute address makes a definition (`[the patch]:` then `***` is none).
+      if (t && /^[ \t]*(?:$|[\r"'(])/.test(rest.slice(t[0].length)) && !(ends && !isAbsoluteUrl(t[1] ?? t[2]))) {
         const dropFrom = after + t[0].length - (t[1] !== undefined ? t[1].length + 2 : t[2].length);
         const from = dropFrom + (t[1] !== undefined ? 1 : 0);
         const len = (t[1] ?? t[2]).length;
