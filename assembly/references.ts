@@ -187,16 +187,22 @@ function defAt(s: usize, n: usize, i: usize): bool {
   }
   if (m >= n) return false;
   dropFrom = m;
-  const angled = at(s, m) == 0x3c;
-  if (angled) m++;
-  urlFrom = m;
-  while (m < n && (classOf(at(s, m)) & K_WS) == 0 && !(angled && at(s, m) == 0x3e)) m++;
-  urlTo = m;
-  if (urlTo == urlFrom || (nextLine && !isAbsoluteUrl(s, urlFrom, urlTo))) return false;
-  if (angled) {
-    if (m >= n || at(s, m) != 0x3e) return false;
+  if (at(s, m) == 0x3c) {
+    // In <…> the address may hold blanks, and blanks around it are no part of it (`< https://… >`).
     m++;
+    while (m < n && isBlank(at(s, m))) m++;
+    urlFrom = m;
+    while (m < n && at(s, m) != 0x3e && at(s, m) != LF && at(s, m) != CR) m++;
+    if (m >= n || at(s, m) != 0x3e) return false;
+    urlTo = m;
+    while (urlTo > urlFrom && isBlank(at(s, urlTo - 1))) urlTo--;
+    m++;
+  } else {
+    urlFrom = m;
+    while (m < n && (classOf(at(s, m)) & K_WS) == 0) m++;
+    urlTo = m;
   }
+  if (urlTo == urlFrom || (nextLine && !isAbsoluteUrl(s, urlFrom, urlTo))) return false;
   dropTo = m;
   // As in CommonMark, only a title may follow the address: `[ERROR]: https://… returned 503`, a log line, defines nothing.
   while (m < n && isBlank(at(s, m))) m++;

@@ -663,14 +663,15 @@ function referencesOf(src) {
         rest = nextLine.slice(lead);
         after = next + lead;
       }
-      const t = /^[ \t]*(?:<([^ \t\n\x0b\x0c\r>]+)>|([^< \t\n\x0b\x0c\r][^ \t\n\x0b\x0c\r]*))/.exec(rest);
+      // In <…> the address may hold blanks, and blanks around it are no part of it (`< https://… >`).
+      const t = /^[ \t]*(?:<([ \t]*)([^\n\r>]*?)[ \t]*>|([^< \t\n\x0b\x0c\r][^ \t\n\x0b\x0c\r]*))/.exec(rest);
+      const address = t && (t[2] ?? t[3]);
       // Only a title may follow the address, as in CommonMark (a log line's `[ERROR]: https://… returned 503` is no definition);
       // on the next line, only an absolute address makes a definition (`[the patch]:` then `***` is none).
-      if (t && /^[ \t]*(?:$|[\r"'(])/.test(rest.slice(t[0].length)) && !(ends && !isAbsoluteUrl(t[1] ?? t[2]))) {
-        const dropFrom = after + t[0].length - (t[1] !== undefined ? t[1].length + 2 : t[2].length);
-        const from = dropFrom + (t[1] !== undefined ? 1 : 0);
-        const len = (t[1] ?? t[2]).length;
-        def = { url: [from, from + len], drop: [dropFrom, from + len + (t[1] !== undefined ? 1 : 0)] };
+      if (address && /^[ \t]*(?:$|[\r"'(])/.test(rest.slice(t[0].length)) && !(ends && !isAbsoluteUrl(address))) {
+        const tokenFrom = after + t[0].length - (t[3] !== undefined ? t[3].length : t[0].trimStart().length);
+        const from = t[3] !== undefined ? tokenFrom : tokenFrom + 1 + t[1].length;
+        def = { url: [from, from + address.length], drop: [tokenFrom, after + t[0].length] };
       }
     }
     if (def) defs.push({ label: labelKey(label), labelFrom, url: src.subarray(def.url[0], def.url[1]), drop: def.drop, emitted: false, colon });
