@@ -23,7 +23,7 @@
 import { at, classOf, COLON, CR, isAbsoluteUrl, K_WS, LB, LF, RB, SP, TAB } from './syntax';
 
 const MAX_REFERENCES: u32 = 256;
-export const MAX_LABEL: usize = 64;
+export const MAX_LABEL: usize = 999; // as CommonMark: a label of up to 999 characters (here bytes) matches
 const ENTRY: usize = 32;
 const HEAD: usize = 8;
 const CARET: u32 = 0x5e;
@@ -149,7 +149,7 @@ function marksEnd(s: usize, n: usize, i: usize): usize {
 
 /**
  * Whether the line at i (a line start) is a definition: container marks (marksEnd),
- * `[label]` (1–64 bytes, no bracket or newline), then either `:` and the address (its
+ * `[label]` (1–999 bytes, no bracket or newline), then either `:` and the address (its
  * first token, bare or in <…>, on the line or, absolute, at the start of the next one, then
  * nothing but a title; for a footnote `[^…]:`, the first absolute address on the
  * line), or, for a label of 1–4 digits (a plain footnote), the first absolute address

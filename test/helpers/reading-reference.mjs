@@ -595,7 +595,7 @@ function addressIn(src, m) {
 /**
  * A level's link reference definitions, in input order (up to MAX_REFERENCES). A line:
  * container marks (blanks, blockquote marks, list markers `-`, `*`, `+` or 1–9 digits and
- * `.` or `)`, each before a blank, as many as the line holds), `[label]` (1–64 bytes, no
+ * `.` or `)`, each before a blank, as many as the line holds), `[label]` (1–999 bytes, no
  * bracket or newline), then `:` and an address (its first token, bare or in <…>, on the
  * line or, absolute, alone at the start of the next one after blanks (and quote marks, in a
  * quote); a footnote
@@ -641,7 +641,7 @@ function referencesOf(src) {
       continue;
     }
     const prefix = line.slice(0, marks.end);
-    const m = /^\[([^[\]]{1,64})\](:?)/.exec(rest);
+    const m = /^\[([^[\]]{1,999})\](:?)/.exec(rest);
     if (!m || labelKey(m[1]) === '') continue;
     const labelFrom = i + prefix.length + 1;
     const label = m[1];
@@ -715,9 +715,9 @@ function readLevel(out, src, depth) {
   let nextRef = 0;
   let openAt = -1; // the last '[' that no ']' has closed yet
   let pending = null; // a block opener's attribute text [from, to), its links waiting for the text it wraps
-  // The ']' of a bracket label that starts at `from`, within 64 bytes, no '[' or newline before it, or -1.
+  // The ']' of a bracket label that starts at `from`, within 999 bytes, no '[' or newline before it, or -1.
   const labelEnd = (from) => {
-    for (let e = from; e < n && e - from <= 64; e++) {
+    for (let e = from; e < n && e - from <= 999; e++) {
       if (src[e] === 0x5d) return e;
       if (src[e] === 0x5b || src[e] === LF) return -1;
     }
