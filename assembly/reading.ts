@@ -473,7 +473,8 @@ function labelEnd(s: usize, n: usize, from: usize): usize {
  * `[label]:` (decision 86: a numbered list or a footnote is no Markdown definition,
  * and `"ab"[0][1]` under one is code); with its label defined more than once, it
  * also reads the label's other `[label]:` definitions, one of which a renderer links
- * to. Returns where the reading resumes, or 0.
+ * to; a plain `[label]` reads the other `[label]:` definitions after it. Returns where
+ * the reading resumes, or 0.
  * Looks at most 2·MAX_LABEL bytes, each '[' once.
  */
 function referenceUse(s: usize, n: usize, open: usize, i: usize, refs: usize, hasTable: bool, level: u32): usize {
@@ -510,7 +511,8 @@ function referenceUse(s: usize, n: usize, open: usize, i: usize, refs: usize, ha
   if (k < 0 && explicit) noteUnresolved(hashOf(s, from, to), level);
   if (k < 0 || referenceLabelFrom(refs, <u32>k) == from) return 0;
   if (!readAddress(s, refs, <u32>k)) return 0;
-  if (explicit) readOtherDefinitions(s, refs, <u32>k);
+  // A plain `[label]` reads the other definitions after it only: it never looks back (decision 83).
+  readOtherDefinitions(s, refs, <u32>k, explicit ? 0 : i);
   return resume;
 }
 
@@ -519,15 +521,16 @@ function referenceUse(s: usize, n: usize, open: usize, i: usize, refs: usize, ha
 const MAX_ALSO: u32 = 16;
 
 /**
- * A label defined more than once: a renderer links a full reference to its first
+ * A label defined more than once: a renderer links a reference to its first
  * definition, and which line that is depends on rules this reading does not follow
  * to the letter (a definition cannot interrupt a paragraph, a fence or a comment
- * holds none), so every other `[label]:` definition of it is read here too.
+ * holds none), so every other `[label]:` definition of it is read here too, from
+ * `after` on (a plain `[label]` use's own place: decision 90).
  */
-function readOtherDefinitions(s: usize, refs: usize, k: u32): void {
+function readOtherDefinitions(s: usize, refs: usize, k: u32, after: usize): void {
   let seen: u32 = 0;
   for (let d = <i32>firstDefinition(refs, k); d >= 0; d = nextDefinition(refs, <u32>d)) {
-    if (<u32>d == k) continue;
+    if (<u32>d == k || referenceDropFrom(refs, <u32>d) < after) continue;
     if (++seen > MAX_ALSO) {
       unreadReferences = true;
       return;

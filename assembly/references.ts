@@ -20,7 +20,7 @@
 // takes the last one when it is written `[label]:`, and reads the label's other
 // `[label]:` definitions too (decision 86).
 
-import { at, classOf, COLON, CR, isAbsoluteUrl, K_WS, LB, LF, RB, SP, TAB } from './syntax';
+import { at, BS, classOf, COLON, CR, isAbsoluteUrl, K_WS, LB, LF, RB, SP, TAB } from './syntax';
 
 const MAX_REFERENCES: u32 = 256;
 export const MAX_LABEL: usize = 999; // as CommonMark: a label of up to 999 characters (here bytes) matches
@@ -111,23 +111,23 @@ function addressIn(s: usize, n: usize, m: usize): bool {
 // line holds, since a renderer reads a definition inside any of them (`> 1. - [dl]: …`).
 // A text browser numbers the links it lists once a line (`   1. https://…`): the start
 // of the last marker when it is the line's first number, 1–4 digits and `.`, with at
-// most one bullet before it and only blanks after it, else n. Whether a quote mark was
-// among the marks (its next line continues the quote).
+// most one bullet before it and only blanks after it, else n. The quote marks among
+// the marks: the next line continues the quote with as many or none (a lazy line).
 let numberedFrom: usize = 0;
-let quoted = false;
+let quotes = 0;
 
-/** The end of the container marks at the start of the line at i (see above); sets numberedFrom and quoted. */
+/** The end of the container marks at the start of the line at i (see above); sets numberedFrom and quotes (the quote marks among them). */
 function marksEnd(s: usize, n: usize, i: usize): usize {
   let j = i;
   let bullets = 0;
   let numbers = 0;
   numberedFrom = n;
-  quoted = false;
+  quotes = 0;
   while (j < n) {
     const c = at(s, j);
     if (c == SP || c == TAB || c == 0x3e) {
       if (c == 0x3e) {
-        quoted = true;
+        quotes++;
         numberedFrom = n;
       }
       j++;
@@ -145,6 +145,11 @@ function marksEnd(s: usize, n: usize, i: usize): usize {
     } else break;
   }
   return j;
+}
+
+/** Whether s[from, to) is a scheme-relative address (`//host/…`), which a page resolves to that host. */
+function schemeRelative(s: usize, from: usize, to: usize): bool {
+  return to - from > 2 && at(s, from) == 0x2f && at(s, from + 1) == 0x2f && at(s, from + 2) != 0x2f;
 }
 
 /**
@@ -176,23 +181,32 @@ function defAt(s: usize, n: usize, i: usize): bool {
   else if (!isFootnoteNumber(s, labelFrom, labelTo)) return false;
   if (!colon || at(s, labelFrom) == CARET) return addressIn(s, n, m);
   while (m < n && isBlank(at(s, m))) m++;
-  // CommonMark lets the address stand on the next line, after blanks (and quote marks, in a quote).
-  // There only an absolute address makes a definition: a rule, a heading or a comment's end
-  // (`[the patch]:` then `***`) is none to a renderer, and would take a later use's address.
+  // CommonMark lets the address stand on the next line, after blanks and the quote's marks (as
+  // many as this line's, or none: a lazy line; more open a quote of their own). There only an
+  // absolute or scheme-relative address makes a definition: a rule, a heading or a comment's
+  // end (`[the patch]:` then `***`) is none to a renderer, and would take a later use's address.
   const end = m < n && at(s, m) == CR ? m + 1 : m;
   const nextLine = end < n && at(s, end) == LF;
   if (nextLine) {
     m = end + 1;
-    while (m < n && (isBlank(at(s, m)) || (quoted && at(s, m) == 0x3e))) m++;
+    let marks = 0;
+    while (m < n && (isBlank(at(s, m)) || (at(s, m) == 0x3e && marks < quotes))) {
+      if (at(s, m) == 0x3e) marks++;
+      m++;
+    }
   }
   if (m >= n) return false;
   dropFrom = m;
   if (at(s, m) == 0x3c) {
-    // In <…> the address may hold blanks, and blanks around it are no part of it (`< https://… >`).
+    // In <…> the address may hold blanks, and blanks around it are no part of it (`< https://… >`);
+    // as in CommonMark, a '<' ends it unclosed and '\>' is no closer.
     m++;
     while (m < n && isBlank(at(s, m))) m++;
     urlFrom = m;
-    while (m < n && at(s, m) != 0x3e && at(s, m) != LF && at(s, m) != CR) m++;
+    while (m < n && at(s, m) != 0x3e && at(s, m) != LF && at(s, m) != CR) {
+      if (at(s, m) == 0x3c) return false;
+      m += at(s, m) == BS && m + 1 < n && at(s, m + 1) != LF && at(s, m + 1) != CR ? 2 : 1;
+    }
     if (m >= n || at(s, m) != 0x3e) return false;
     urlTo = m;
     while (urlTo > urlFrom && isBlank(at(s, urlTo - 1))) urlTo--;
@@ -202,7 +216,7 @@ function defAt(s: usize, n: usize, i: usize): bool {
     while (m < n && (classOf(at(s, m)) & K_WS) == 0) m++;
     urlTo = m;
   }
-  if (urlTo == urlFrom || (nextLine && !isAbsoluteUrl(s, urlFrom, urlTo))) return false;
+  if (urlTo == urlFrom || (nextLine && !isAbsoluteUrl(s, urlFrom, urlTo) && !schemeRelative(s, urlFrom, urlTo))) return false;
   dropTo = m;
   // As in CommonMark, only a title may follow the address: `[ERROR]: https://… returned 503`, a log line, defines nothing.
   while (m < n && isBlank(at(s, m))) m++;

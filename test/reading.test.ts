@@ -325,6 +325,10 @@ describe('the structure layer, rule by rule', () => {
     // On the next line only an absolute address makes a definition; quote marks are stepped over in a quote only.
     expect(reading('[the patch]\n[the patch]:\n***\n[the patch]: https://x.example/a').text).toBe(' the patch https://x.example/a \n the patch :\n \n the patch : ');
     expect(reading('[1]\n[1]:\n> https://x.example/a').text).not.toMatch(/^ 1 https/);
+    expect(reading('[1]\n> [1]:\n> > https://x.example/a').text).not.toMatch(/^ 1 https/);
+    expect(reading('[1]\n[1]:\n//x.example/a').text).toMatch(/^ 1 \/\/x\.example\/a /);
+    // In <…>, a '<' leaves the address unclosed and '\\>' is no closer.
+    for (const def of ['[1]: < https://x.example/a < >', '[1]: < https://x.example/a \\>']) expect(reading(`[1]\n${def}`).text, def).not.toMatch(/^ 1 https/);
     // Inside any container a renderer reads one in (an ordered item, nested bullets, quotes five deep), and with the address on the next line.
     for (const def of ['1. [dl]: https://x.example/a', '2) - [dl]: https://x.example/a', '- * [dl]: https://x.example/a', '> > > > > [dl]: https://x.example/a', '[dl]:\n   https://x.example/a "t"', '> [dl]:\n> <https://x.example/a>', '[dl]: <\thttps://x.example/a > "t"']) {
       expect(reading(`get it [here][dl]\n${def}`).text, def).toMatch(/^get it {2}here https:\/\/x\.example\/a \n/);

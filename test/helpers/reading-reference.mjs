@@ -607,21 +607,37 @@ function addressIn(src, m) {
 /**
  * The container marks at a line's start: their length; where the last starts when it is
  * the line's first number, 1–4 digits and '.', with at most one bullet before it and
- * only blanks after it (else -1); and whether a quote mark was among them.
+ * only blanks after it (else -1); and how many quote marks were among them.
  */
 function marksOf(line) {
   let end = 0;
   let numbered = -1;
   let bullets = 0;
   let numbers = 0;
-  let quoted = false;
+  let quotes = 0;
   for (let t; (t = /^(?:[ \t]|>|[-*+][ \t]|(\d{1,9})([.)])[ \t])/.exec(line.slice(end))); end += t[0].length) {
     if (t[1] !== undefined) numbered = numbers++ === 0 && bullets <= 1 && t[2] === '.' && t[1].length <= 4 ? end : -1;
-    else if (t[0] === '>') (quoted = true), (numbered = -1);
+    else if (t[0] === '>') quotes++, (numbered = -1);
     else if (t[0] !== ' ' && t[0] !== '\t') bullets++, (numbered = -1);
   }
-  return { end, numbered, quoted };
+  return { end, numbered, quotes };
 }
+
+/** An address in <…> at the start of `text`: blanks inside it at its ends dropped, '\\' escaping the next character, a '<' or a line end leaving it unclosed. */
+function angledAt(text) {
+  let m = 1;
+  while (m < text.length && (text[m] === ' ' || text[m] === '\t')) m++;
+  const from = m;
+  while (m < text.length && text[m] !== '>' && text[m] !== '\n' && text[m] !== '\r') {
+    if (text[m] === '<') return null;
+    m += text[m] === '\\' && m + 1 < text.length && text[m + 1] !== '\n' && text[m + 1] !== '\r' ? 2 : 1;
+  }
+  if (m >= text.length || text[m] !== '>') return null;
+  let to = m;
+  while (to > from && (text[to - 1] === ' ' || text[to - 1] === '\t')) to--;
+  return { from, to, end: m + 1 };
+}
+
 const MAX_REFERENCES = 256;
 function referencesOf(src) {
   const defs = [];
@@ -659,19 +675,31 @@ function referencesOf(src) {
       if (ends && i + line.length < src.length) {
         const next = i + line.length + 1;
         const nextLine = Buffer.from(src.subarray(next, src.indexOf(LF, next) < 0 ? src.length : src.indexOf(LF, next))).toString('latin1');
-        const lead = (marks.quoted ? /^[ \t>]*/ : /^[ \t]*/).exec(nextLine)[0].length;
+        // Blanks and as many quote marks as this line's, or none (a lazy line); more open a quote of their own.
+        let lead = 0;
+        for (let marksSeen = 0; lead < nextLine.length && (nextLine[lead] === ' ' || nextLine[lead] === '\t' || (nextLine[lead] === '>' && marksSeen < marks.quotes)); lead++) {
+          if (nextLine[lead] === '>') marksSeen++;
+        }
         rest = nextLine.slice(lead);
         after = next + lead;
       }
-      // In <…> the address may hold blanks, and blanks around it are no part of it (`< https://… >`).
-      const t = /^[ \t]*(?:<([ \t]*)([^\n\r>]*?)[ \t]*>|([^< \t\n\x0b\x0c\r][^ \t\n\x0b\x0c\r]*))/.exec(rest);
-      const address = t && (t[2] ?? t[3]);
+      const lead = /^[ \t]*/.exec(rest)[0].length;
+      let address = null;
+      let urlAt = 0;
+      let tokenEnd = 0;
+      if (rest[lead] === '<') {
+        // In <…> the address may hold blanks, and blanks around it are no part of it (`< https://… >`).
+        const a = angledAt(rest.slice(lead));
+        if (a && a.to > a.from) [address, urlAt, tokenEnd] = [rest.slice(lead + a.from, lead + a.to), lead + a.from, lead + a.end];
+      } else {
+        const b = /^[^ \t\n\x0b\x0c\r]+/.exec(rest.slice(lead));
+        if (b) [address, urlAt, tokenEnd] = [b[0], lead, lead + b[0].length];
+      }
       // Only a title may follow the address, as in CommonMark (a log line's `[ERROR]: https://… returned 503` is no definition);
-      // on the next line, only an absolute address makes a definition (`[the patch]:` then `***` is none).
-      if (address && /^[ \t]*(?:$|[\r"'(])/.test(rest.slice(t[0].length)) && !(ends && !isAbsoluteUrl(address))) {
-        const tokenFrom = after + t[0].length - (t[3] !== undefined ? t[3].length : t[0].trimStart().length);
-        const from = t[3] !== undefined ? tokenFrom : tokenFrom + 1 + t[1].length;
-        def = { url: [from, from + address.length], drop: [tokenFrom, after + t[0].length] };
+      // on the next line, only an absolute or scheme-relative address makes a definition (`[the patch]:` then `***` is none).
+      const schemeRelative = address !== null && /^\/\/[^/]/.test(address);
+      if (address !== null && /^[ \t]*(?:$|[\r"'(])/.test(rest.slice(tokenEnd)) && !(ends && !isAbsoluteUrl(address) && !schemeRelative)) {
+        def = { url: [after + urlAt, after + urlAt + address.length], drop: [after + lead, after + tokenEnd] };
       }
     }
     if (def) defs.push({ label: labelKey(label), labelFrom, url: src.subarray(def.url[0], def.url[1]), drop: def.drop, emitted: false, colon });
@@ -879,13 +907,12 @@ function readLevel(out, src, depth) {
         return true;
       };
       if (d && d.labelFrom !== from && readAddress(d)) {
-        // A label defined more than once: a full reference also reads its other `[label]:` definitions (up to 16 others looked at;
+        // A label defined more than once: a reference also reads its other `[label]:` definitions (up to 16 others looked at;
         // a label defined more often leaves the use unread).
-        if (explicit) {
-          const others = same.filter((def) => def !== d);
-          for (const def of others.slice(0, 16)) if (def.colon && !readAddress(def)) break;
-          if (others.length > 16) out.unreadReferences = true;
-        }
+        // A plain `[label]` reads the other definitions after it only: it never looks back (decision 83).
+        const others = same.filter((def) => def !== d && (explicit || def.drop[0] >= i));
+        for (const def of others.slice(0, 16)) if (def.colon && !readAddress(def)) break;
+        if (others.length > 16) out.unreadReferences = true;
         i = resume;
         continue;
       }
