@@ -318,7 +318,7 @@ describe('the structure layer, rule by rule', () => {
     expect(reading('[ERROR] webhook failed\n[ERROR]: https://status.example/i/1 returned 503').text).toBe(' ERROR  webhook failed\n ERROR : https: status.example/i/1 returned 503');
     expect(reading('[x]\n[x]:\n[y]\n         [y]: https://deep.example').text).toBe(' x \n x :\n y https://deep.example \n          y : ');
     // A label of up to 999 bytes, as CommonMark's 999 characters: blanks that pad a short one, 22 CJK characters.
-    for (const [use, def] of [[`dl${' '.repeat(70)}`, 'dl'], ['下载最新补丁程序包含所有修复和说明文档内容的', '下载最新补丁程序包含所有修复和说明文档内容的']]) {
+    for (const [use, def] of [[`dl${' '.repeat(70)}`, 'dl'], ['下载最新补丁程序包含所有修复和说明文档内容的', '下载最新补丁程序包含所有修复和说明文档内容的']] as const) {
       expect(reading(`get it [here][${use}]\n[${def}]: https://x.example/a`).text, use).toMatch(/^get it {2}here https:\/\/x\.example\/a \n/);
     }
     expect(reading(`get it [here][${'d'.repeat(1000)}]\n[${'d'.repeat(1000)}]: https://x.example/a`).text).not.toContain('here https');
