@@ -39,9 +39,9 @@
 // (the content is then copied as it is). Time is linear: each rule's look-ahead is
 // bounded (a tag within TAG_WINDOW bytes and no further than the next '<' outside a
 // quoted value, its quoted scans disjoint; an entity within 10, a key within 40, a
-// reference label within 999 bytes and the next bracket or newline), or consumes what it scans, or is remembered when it
-// fails (a quote kind with no closer is not tried again before the point its search
-// reached).
+// reference label within 999 bytes and no further than the next bracket or newline),
+// or consumes what it scans, or is remembered when it fails (a quote kind with no
+// closer is not tried again before the point its search reached).
 
 import { letterLayer } from './letters';
 import { crossLevelReference, noteDefinitions, noteUnresolved, resetReferenceLevels } from './reference-levels';

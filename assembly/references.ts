@@ -18,7 +18,9 @@
 // where Markdown keeps the first, a result that joins messages (a quoted reply, an
 // inbox) numbers each message's footnotes afresh. A full reference with none after it
 // takes the last one when it is written `[label]:`, and reads the label's other
-// `[label]:` definitions too (decision 86).
+// `[label]:` definitions too (decision 86); a plain use reads those after it (decision
+// 90). Definitions are found inside any container marks, their address also alone on
+// the next line (decision 89).
 
 import { at, BS, classOf, COLON, CR, isAbsoluteUrl, K_WS, LB, LF, RB, SP, TAB } from './syntax';
 
@@ -155,11 +157,12 @@ function schemeRelative(s: usize, from: usize, to: usize): bool {
 /**
  * Whether the line at i (a line start) is a definition: container marks (marksEnd),
  * `[label]` (1–999 bytes, no bracket or newline), then either `:` and the address (its
- * first token, bare or in <…>, on the line or, absolute, at the start of the next one, then
+ * first token, bare or in <…>, on the line or, absolute or scheme-relative, at the start
+ * of the next one, then
  * nothing but a title; for a footnote `[^…]:`, the first absolute address on the
  * line), or, for a label of 1–4 digits (a plain footnote), the first absolute address
  * on the line. Sets the fields above. Looks no further than the line, or the next one
- * for a `[label]:` that ends its line (an absolute address there).
+ * for a `[label]:` that ends its line.
  */
 function defAt(s: usize, n: usize, i: usize): bool {
   const j = marksEnd(s, n, i);

@@ -597,11 +597,11 @@ function addressIn(src, m) {
  * container marks (blanks, blockquote marks, list markers `-`, `*`, `+` or 1–9 digits and
  * `.` or `)`, each before a blank, as many as the line holds), `[label]` (1–999 bytes, no
  * bracket or newline), then `:` and an address (its first token, bare or in <…>, on the
- * line or, absolute, alone at the start of the next one after blanks (and quote marks, in a
- * quote); a footnote
- * `[^…]:` its first absolute address on the line), or for a label of 1–4 digits the first
- * absolute address on the line; or marks whose last is 1–4 digits and '.', then an
- * absolute address (a text browser's numbered links).
+ * line or, absolute or scheme-relative, alone at the start of the next one after blanks
+ * and as many quote marks as the line's, or none; a footnote `[^…]:` its first absolute
+ * address on the line), or for a label of 1–4 digits the first absolute address on the
+ * line; or marks whose last is the line's first number, 1–4 digits and '.', with at most
+ * one bullet before it, then an absolute address (a text browser's numbered links).
  * { label (labelKey), labelFrom, url, drop: [from, to], colon (written `[label]:`) }.
  */
 /**
@@ -670,7 +670,7 @@ function referencesOf(src) {
       if (a) def = { url: [a.from, a.to], drop: [a.dropFrom, a.dropTo] };
     } else {
       let rest = line.slice(after - i);
-      // The address may stand alone at the start of the next line, after blanks (and quote marks, in a quote).
+      // The address may stand alone at the start of the next line.
       const ends = /^[ \t]*\r?$/.exec(rest);
       if (ends && i + line.length < src.length) {
         const next = i + line.length + 1;
