@@ -516,8 +516,8 @@ function referenceUse(s: usize, n: usize, open: usize, i: usize, refs: usize, ha
   return resume;
 }
 
-// The definitions of one label a full reference looks at beyond the one it took; a
-// label defined more often leaves its use unread (see readOtherDefinitions).
+// The definitions of one label a reference looks at beyond the one it took; a label
+// defined more often leaves its use unread (see readOtherDefinitions).
 const MAX_ALSO: u32 = 16;
 
 /**

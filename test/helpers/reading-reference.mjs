@@ -676,12 +676,12 @@ function referencesOf(src) {
         const next = i + line.length + 1;
         const nextLine = Buffer.from(src.subarray(next, src.indexOf(LF, next) < 0 ? src.length : src.indexOf(LF, next))).toString('latin1');
         // Blanks and as many quote marks as this line's, or none (a lazy line); more open a quote of their own.
-        let lead = 0;
-        for (let marksSeen = 0; lead < nextLine.length && (nextLine[lead] === ' ' || nextLine[lead] === '\t' || (nextLine[lead] === '>' && marksSeen < marks.quotes)); lead++) {
-          if (nextLine[lead] === '>') marksSeen++;
+        let skip = 0;
+        for (let marksSeen = 0; skip < nextLine.length && (nextLine[skip] === ' ' || nextLine[skip] === '\t' || (nextLine[skip] === '>' && marksSeen < marks.quotes)); skip++) {
+          if (nextLine[skip] === '>') marksSeen++;
         }
-        rest = nextLine.slice(lead);
-        after = next + lead;
+        rest = nextLine.slice(skip);
+        after = next + skip;
       }
       const lead = /^[ \t]*/.exec(rest)[0].length;
       let address = null;
