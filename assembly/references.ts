@@ -6,14 +6,16 @@
 // apart from the sentence that asks to fetch it; without this, `assess` traced the
 // address to its definition's line, which scores nothing.
 //
-// The table, at `t` on the reading's stack: a u32 count, a u32 slot mask, then per
+// The table, at `t` on the reading's stack: a u32 count of definitions and one of labels, then per
 // definition eight u32 (label start, label length, the address's start, its end with
 // bit 31 set once it has been read at a use, the stretch the reading then drops, the
 // label's hash, the next definition of the same label + 1 with the label's first
-// definition in the high half), then the hash slots (u16:
-// definition index + 1), at least four per definition. Definitions are in input order,
-// up to 256 a level (a lookup probes at most that many slots, comparing full hashes
-// first; a level with more says so, see referencesLeftOut). A label defined again is
+// definition in the high half), then the labels' first definitions (u16) sorted by
+// their hash, then as many u16 of scratch for the sort. Definitions are in input
+// order, up to 256 a level. A lookup is a binary search over the hashes and one
+// comparison of labels in full: a label whose hash an earlier label has is left out,
+// so that no crafted input makes it more (decision 91); a level that leaves a
+// definition out says so (referencesLeftOut). A label defined again is
 // chained to its first definition, and a use takes the first definition after it:
 // where Markdown keeps the first, a result that joins messages (a quoted reply, an
 // inbox) numbers each message's footnotes afresh. A full reference with none after it
@@ -35,15 +37,13 @@ const COLON_FORM: u32 = 0x80000000; // in the label's length: a `[label]:` defin
 
 /**
  * Bytes the table of a level read from at most `len` input bytes may take: its
- * entries, then its u16 slots (the power of two at or above four a definition). A
+ * entries, then its index and the index's scratch (u16 each a definition). A
  * definition is a line of at least four bytes ("[a]:b"), so a short input needs a
  * small table, and the reading's region stays small for short texts.
  */
 export function referenceTableBytes(len: usize): usize {
   const most = min(<usize>MAX_REFERENCES, len / 4 + 1);
-  let size: usize = 4;
-  while (size < most << 2) size <<= 1;
-  return HEAD + most * ENTRY + (size << 1);
+  return HEAD + most * (ENTRY + 4);
 }
 
 // The definition defAt found: its label, the address token, and the stretch the
@@ -310,28 +310,60 @@ function sameLabel(s: usize, a: usize, aTo: usize, b: usize, bTo: usize): bool {
   return <usize>(load<u32>(d, 4) & ~COLON_FORM);
 }
 
-// The slot referenceFor last found its definition in (see moveReference).
+// The index slot referenceFor last found its definition in (see moveReference).
 let foundSlot: usize = 0;
+
+@inline function indexOf(t: usize): usize {
+  return t + HEAD + <usize>load<u32>(t) * ENTRY;
+}
+
+@inline function hashAt(t: usize, slot: usize): u32 {
+  return load<u32>(entry(t, <u32>load<u16>(slot)), 24);
+}
+
+@inline function labelled(t: usize, k: u32, s: usize, from: usize, to: usize): bool {
+  const at0 = <usize>load<u32>(entry(t, k));
+  return sameLabel(s, at0, at0 + labelLength(entry(t, k)), from, to);
+}
 
 /** The definition labelled s[from, to) in the table at t (case aside), or -1. */
 export function referenceFor(t: usize, s: usize, from: usize, to: usize): i32 {
-  const mask = load<u32>(t, 4);
-  const slots = t + HEAD + <usize>load<u32>(t) * ENTRY;
-  // The slots are at least twice the definitions: an empty one ends every probe.
   const hash = hashOf(s, from, to);
-  let h = hash & mask;
-  let v = <u32>load<u16>(slots + (<usize>h << 1));
-  while (v != 0) {
-    const d = entry(t, v - 1);
-    const at0 = <usize>load<u32>(d);
-    if (load<u32>(d, 24) == hash && sameLabel(s, at0, at0 + labelLength(d), from, to)) {
-      foundSlot = slots + (<usize>h << 1);
-      return <i32>(v - 1);
-    }
-    h = (h + 1) & mask;
-    v = <u32>load<u16>(slots + (<usize>h << 1));
+  const index = indexOf(t);
+  let lo: usize = 0;
+  let hi = <usize>load<u32>(t, 4);
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (hashAt(t, index + (mid << 1)) < hash) lo = mid + 1;
+    else hi = mid;
   }
-  return -1;
+  if (lo == <usize>load<u32>(t, 4) || hashAt(t, index + (lo << 1)) != hash) return -1;
+  const k = <u32>load<u16>(index + (lo << 1));
+  if (!labelled(t, k, s, from, to)) return -1;
+  foundSlot = index + (lo << 1);
+  return <i32>k;
+}
+
+/** Sorts the n u16 definition numbers at a by their labels' hash, input order kept among equal ones, with n u16 of scratch at b. */
+function sortByHash(t: usize, a: usize, b: usize, n: usize): void {
+  let from = a;
+  let to = b;
+  for (let width: usize = 1; width < n; width <<= 1) {
+    for (let lo: usize = 0; lo < n; lo += width << 1) {
+      const mid = min(lo + width, n);
+      const hi = min(lo + (width << 1), n);
+      let i = lo;
+      let j = mid;
+      for (let o = lo; o < hi; o++) {
+        const fromRight = j < hi && (i == mid || hashAt(t, from + (j << 1)) < hashAt(t, from + (i << 1)));
+        store<u16>(to + (o << 1), load<u16>(from + ((fromRight ? j++ : i++) << 1)));
+      }
+    }
+    const swap = from;
+    from = to;
+    to = swap;
+  }
+  if (from != a) memory.copy(a, from, n << 1);
 }
 
 /** The start of the line after the one holding i, or n: 16 bytes at a time, as every level of the reading pays for this scan. */
@@ -349,7 +381,7 @@ function lineAfter(s: usize, n: usize, i: usize): usize {
 /**
  * The definitions of s[0, n), written at t: the table's bytes, or 0 when there are
  * none. One pass over the line starts; each definition looks no further than its
- * line, and each lookup at most at the labels sharing its slots.
+ * line; the index is sorted once, in n log n.
  */
 export function referencesOf(s: usize, n: usize, t: usize): usize {
   let count: u32 = 0;
@@ -372,36 +404,45 @@ export function referencesOf(s: usize, n: usize, t: usize): usize {
     count++;
   }
   if (count == 0) return 0;
-  let size: u32 = 4;
-  while (size < count << 2) size <<= 1;
   store<u32>(t, count);
-  store<u32>(t, size - 1, 4);
-  const slots = t + HEAD + <usize>count * ENTRY;
-  memory.fill(slots, 0, <usize>size << 1);
-  for (let k: u32 = 0; k < count; k++) {
-    const d = entry(t, k);
-    const from = <usize>load<u32>(d);
-    const to = from + labelLength(d);
-    let last = referenceFor(t, s, from, to);
-    if (last >= 0) {
-      // Defined before: chained after the last definition of the label, the first one kept.
-      store<u32>(d, <u32>last << 16, 28);
-      while ((load<u32>(entry(t, <u32>last), 28) & NEXT) != 0) last = <i32>(load<u32>(entry(t, <u32>last), 28) & NEXT) - 1;
-      store<u32>(entry(t, <u32>last), load<u32>(entry(t, <u32>last), 28) | (k + 1), 28);
-      continue;
+  const index = indexOf(t);
+  for (let k: u32 = 0; k < count; k++) store<u16>(index + (<usize>k << 1), <u16>k);
+  sortByHash(t, index, index + (<usize>count << 1), <usize>count);
+  // Each run of one hash, in input order: its first definition stays in the index, later ones
+  // of its label are chained after it, and those of another label are left out. By chance two
+  // of 256 labels share a hash in one level of about 130,000; labels crafted to share one would
+  // otherwise have each lookup compare all of them in full (seconds a megabyte).
+  let labels: u32 = 0;
+  for (let i: u32 = 0; i < count; ) {
+    const first = <u32>load<u16>(index + (<usize>i << 1));
+    const hash = load<u32>(entry(t, first), 24);
+    store<u32>(entry(t, first), first << 16, 28);
+    let last = first;
+    for (i++; i < count && hashAt(t, index + (<usize>i << 1)) == hash; i++) {
+      const k = <u32>load<u16>(index + (<usize>i << 1));
+      const d = entry(t, k);
+      const from = <usize>load<u32>(d);
+      if (!labelled(t, first, s, from, from + labelLength(d))) {
+        store<u32>(d, k << 16, 28);
+        leftOut = true;
+        continue;
+      }
+      store<u32>(d, first << 16, 28);
+      store<u32>(entry(t, last), load<u32>(entry(t, last), 28) | (k + 1), 28);
+      last = k;
     }
-    store<u32>(d, k << 16, 28);
-    let h = load<u32>(d, 24) & (size - 1);
-    while (load<u16>(slots + (<usize>h << 1)) != 0) h = (h + 1) & (size - 1);
-    store<u16>(slots + (<usize>h << 1), <u16>(k + 1));
+    store<u16>(index + (<usize>labels << 1), <u16>first);
+    labels++;
   }
-  return HEAD + <usize>count * ENTRY + (<usize>size << 1);
+  store<u32>(t, labels, 4);
+  return HEAD + <usize>count * (ENTRY + 4);
 }
 
-// Whether the last referencesOf found a definition past MAX_REFERENCES: its uses keep no address.
+// Whether the last referencesOf left a definition out (past MAX_REFERENCES, or its label's hash
+// another label's): its uses keep no address.
 let leftOut = false;
 
-/** Whether the last table left a definition out (more than MAX_REFERENCES in the level). */
+/** Whether the last table left a definition out (more than MAX_REFERENCES in the level, or a hash two labels share). */
 @inline export function referencesLeftOut(): bool {
   return leftOut;
 }
@@ -431,15 +472,15 @@ let leftOut = false;
   return <usize>load<u32>(entry(t, k));
 }
 /**
- * Points the slot the last referenceFor found at definition k, a later one of the
+ * Points the index slot the last referenceFor found at definition k, a later one of the
  * same label: uses are read in input order and look at definitions after them (or,
  * with none after, at the label's last one), so the ones before k are never wanted
- * again through the slot (a full reference's walk over all of them starts from the
+ * again through it (a full reference's walk over all of them starts from the
  * first definition each entry keeps), and a label defined many times is walked once
  * in all, not once per use.
  */
 @inline export function moveReference(k: u32): void {
-  store<u16>(foundSlot, <u16>(k + 1));
+  store<u16>(foundSlot, <u16>k);
 }
 
 /** Whether definition k is written `[label]: …` (Markdown's form), not as a footnote's number or a listed link. */

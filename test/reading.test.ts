@@ -75,6 +75,39 @@ function expectParity(bytes: Uint8Array, label = ''): void {
   expect(core.unreadReferences, show()).toBe(ref.unreadReferences);
 }
 
+/** A label's 32-bit FNV-1a hash, as the core hashes labels (all lower-case ASCII here). */
+function labelHash(label: string, from = 0x811c9dc5): number {
+  let h = from;
+  for (let k = 0; k < label.length; k++) h = Math.imul(h ^ label.charCodeAt(k), 0x01000193) >>> 0;
+  return h;
+}
+
+/**
+ * 2^stages distinct lower-case labels with one FNV-1a hash, each `prefix` then a choice of one of two
+ * six-letter pieces per stage: each stage's pair is found by a birthday search (about 2^16 tries).
+ */
+function collidingLabels(prefix: string, stages: number): string[] {
+  let h = labelHash(prefix);
+  let seed = 12345;
+  const piece = () => Array.from({ length: 6 }, () => String.fromCharCode(97 + Math.floor(((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32) * 26))).join('');
+  const pairs: [string, string][] = [];
+  for (let stage = 0; stage < stages; stage++) {
+    const seen = new Map<number, string>();
+    for (;;) {
+      const p = piece();
+      const v = labelHash(p, h);
+      const other = seen.get(v);
+      if (other !== undefined && other !== p) {
+        pairs.push([other, p]);
+        h = v;
+        break;
+      }
+      seen.set(v, p);
+    }
+  }
+  return Array.from({ length: 1 << stages }, (_, m) => prefix + pairs.map((pair, k) => pair[(m >> k) & 1]).join(''));
+}
+
 const normalBytes = (text: string) => encoder.encode(normalizeText(text));
 
 /** The reference's reading of `text` as the bindings return it: a string, and UTF-16 offsets. */
@@ -260,6 +293,34 @@ describe('the structure layer, rule by rule', () => {
     expect(readText('He wrote: "get it [dl] now"\n\n[dl]: https://x.example/a').unreadReferences).toBe(false);
     expect(readText('He wrote: "m[2][1] and [x][y]"\n\n[dl]: https://x.example/a').unreadReferences).toBe(false);
     expectParity(encoder.encode('[a]: u\n"x [t][a] y" {"k": "[b][]", "d": "\\n[b]: v"} \'[c][c]\'\n[c]: w'), 'references across levels');
+  });
+
+  it('leaves out a definition whose label shares its hash with an earlier label, and says so', () => {
+    // Labels are found by their 32-bit FNV-1a hash. Two of 256 labels share one by chance in about one
+    // level of 130,000; labels crafted to share one made every lookup compare each of them in full.
+    const [first, second] = collidingLabels('', 1) as [string, string];
+    expect(first).not.toBe(second);
+    const page = (a: string, b: string) => `get it [here][${b}] or [there][${a}]\n\n[${a}]: https://a.example/first\n[${b}]: https://x.example/second\n`;
+    const read = readText(page(first, second));
+    expect(read.unreadReferences).toBe(true);
+    expect(read.text).toContain('there https://a.example/first');
+    expect(read.text).not.toContain('here https://x.example/second');
+    // The earlier definition is kept whichever label it has, and another case of the same label is the same label.
+    const swapped = readText(page(second, first));
+    expect(swapped.text).toContain('there https://a.example/first');
+    expect(swapped.text).not.toContain('here https://x.example/second');
+    expect(readText(page(first, first.toUpperCase())).unreadReferences).toBe(false);
+    expectParity(encoder.encode(page(first, second)), 'colliding labels');
+    expectParity(encoder.encode(page(second, first)), 'colliding labels, swapped');
+    // Sixteen labels that all share one hash, defined twice over and used in every form: the first label alone resolves.
+    const many = collidingLabels('q'.repeat(40), 4);
+    const defs = [...many, ...many].map((l, k) => `[${l}]: https://r${k}.example/`).join('\n');
+    const uses = many.map((l, k) => (k % 3 === 0 ? `[${l}]` : k % 3 === 1 ? `[t${k}][${l}]` : `[${l}][]`)).join(' ');
+    const text = `${uses}\n\n${defs}\n`;
+    expect(readText(text).unreadReferences).toBe(true);
+    expect(readText(text).text).toContain('https://r0.example/');
+    expect(readText(text).text).not.toContain('https://r1.example/');
+    expectParity(encoder.encode(text), 'sixteen colliding labels');
   });
 
   it('reads a link reference\'s address where it is used, at every use before its definition (and, for a full reference, after it)', () => {
@@ -611,10 +672,16 @@ describe('hostile input completes and matches the reference', () => {
     'tags inside quoted values that never close': () => '<a title="' + '<b c="'.repeat(100_000),
     'runs of tags inside a quoted value, then 2 KB of nothing': () => ('<a title="' + '<b '.repeat(600) + '"' + 'x'.repeat(2000)).repeat(60),
     'quotes of both kinds crossing': () => '<a x="\'<a y=\'"'.repeat(40_000),
-    'link references with one hash slot': () => {
-      // A full table (256 definitions), then uses of labels whose lookups probe the whole table.
+    'link references, a full table looked up everywhere': () => {
+      // A full table (256 definitions), then uses of defined and undefined labels.
       const defs = Array.from({ length: 256 }, (_, k) => `[l${k}]: https://x.example/${k}`).join('\n');
       return `${'[l0] [l255][zz] [q]'.repeat(40_000)}\n${defs}\n`;
+    },
+    'long labels crafted to share one hash': () => {
+      // Half of 64 such labels defined, the other half used: each use compares one label in full.
+      const labels = collidingLabels('q'.repeat(950), 6);
+      const defs = labels.slice(0, 32).map((l, k) => `[${l}]: https://x.example/${k}`).join('\n');
+      return `${labels.slice(32).map((l) => `[${l}] `).join('').repeat(32)}\n${defs}\n`;
     },
     'one label defined 256 times, then used after every definition': () => `${'[a]: https://a.example\n'.repeat(256)}${'[a] '.repeat(200_000)}`,
     'one long definition used everywhere': () => `${'[a] '.repeat(100_000)}\n[a]: https://x.example/${'p'.repeat(400_000)}\n[a]: dup\n`,

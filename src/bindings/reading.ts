@@ -20,8 +20,9 @@ export interface Reading {
   /**
    * Whether a link reference's address was not read at one of its uses: the
    * reading spends at most the input's length on such addresses and keeps 256
-   * definitions a level (assembly/reading.ts, references.ts); past either, an
-   * address stays only at its definition.
+   * definitions a level, one label a hash (assembly/reading.ts, references.ts);
+   * past either, or for a label whose hash another has, an address stays only at
+   * its definition.
    */
   readonly unreadReferences: boolean;
 }

@@ -705,8 +705,16 @@ function referencesOf(src) {
     if (def) defs.push({ label: labelKey(label), labelFrom, url: src.subarray(def.url[0], def.url[1]), drop: def.drop, emitted: false, colon });
   }
   // A definition past MAX_REFERENCES is left out, and the reading says so (unreadReferences).
-  defs.leftOut = defs.length > MAX_REFERENCES;
-  if (defs.leftOut) defs.pop();
+  const overflow = defs.length > MAX_REFERENCES;
+  if (overflow) defs.pop();
+  // So is one whose label's hash an earlier, different label has (decision 91): no use finds it.
+  const labelOfHash = new Map();
+  for (const d of defs) {
+    const h = labelHash(d.label);
+    if (!labelOfHash.has(h)) labelOfHash.set(h, d.label);
+    d.collides = labelOfHash.get(h) !== d.label;
+  }
+  defs.leftOut = overflow || defs.some((d) => d.collides);
   return defs;
 }
 
@@ -739,7 +747,7 @@ function readLevel(out, src, depth) {
   const level = out.levelSerial++;
   for (const d of defs) if (d.colon) out.noteDefined(d.label, level);
   const byLabel = new Map(); // label → its definitions in input order
-  for (const d of defs) byLabel.set(d.label, [...(byLabel.get(d.label) ?? []), d]);
+  for (const d of defs) if (!d.collides) byLabel.set(d.label, [...(byLabel.get(d.label) ?? []), d]);
   let nextRef = 0;
   let openAt = -1; // the last '[' that no ']' has closed yet
   let pending = null; // a block opener's attribute text [from, to), its links waiting for the text it wraps
