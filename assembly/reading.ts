@@ -39,14 +39,14 @@
 // (the content is then copied as it is). Time is linear: each rule's look-ahead is
 // bounded (a tag within TAG_WINDOW bytes and no further than the next '<' outside a
 // quoted value, its quoted scans disjoint; an entity within 10, a key within 40, a
-// reference label within 999 bytes and no further than the next bracket or newline),
+// reference label within 999 characters and no further than the next bracket or newline),
 // or consumes what it scans, or is remembered when it fails (a quote kind with no
 // closer is not tried again before the point its search reached).
 
 import { letterLayer } from './letters';
 import { crossLevelReference, noteDefinitions, noteUnresolved, resetReferenceLevels } from './reference-levels';
 import {
-  firstDefinition, hashOf, markEmitted, MAX_LABEL, moveReference, nextDefinition, referenceCount, referenceDropFrom, referenceDropTo, referenceEmitted, referenceFor, referenceHasColon, referenceLabelFrom,
+  firstDefinition, hashOf, labelEnd, markEmitted, moveReference, NO_LABEL, nextDefinition, referenceCount, referenceDropFrom, referenceDropTo, referenceEmitted, referenceFor, referenceHasColon, referenceLabelFrom,
   referencesLeftOut, referencesOf, referenceTableBytes, referenceUrlFrom, referenceUrlTo,
 } from './references';
 import {
@@ -449,16 +449,6 @@ let levelSerial: u32 = 0;
 // an injected one can spend either on purpose).
 let unreadReferences = false;
 
-/** The end of a bracket's label at `from` ('[' before it): the ']' within MAX_LABEL bytes, no '[' or newline between, or NONE. */
-function labelEnd(s: usize, n: usize, from: usize): usize {
-  for (let e = from; e < n && e - from <= MAX_LABEL; e++) {
-    const c = at(s, e);
-    if (c == RB) return e;
-    if (c == LB || c == LF) return NONE;
-  }
-  return NONE;
-}
-
 /**
  * A link reference used at the ']' at i (its '[' at `open`, or NONE after link text
  * with brackets of its own, when only a second bracket's label makes a use): `[text][label]`,
@@ -475,7 +465,7 @@ function labelEnd(s: usize, n: usize, from: usize): usize {
  * also reads the label's other `[label]:` definitions, one of which a renderer links
  * to; a plain `[label]` reads the other `[label]:` definitions after it. Returns where
  * the reading resumes, or 0.
- * Looks at most 2·MAX_LABEL bytes, each '[' once.
+ * Looks at most two labels' bytes (labelEnd), each '[' once.
  */
 function referenceUse(s: usize, n: usize, open: usize, i: usize, refs: usize, hasTable: bool, level: u32): usize {
   let from = open + 1;
@@ -487,7 +477,7 @@ function referenceUse(s: usize, n: usize, open: usize, i: usize, refs: usize, ha
     if (next == 0x28 || next == 0x3a) return 0;
     if (next == LB) {
       const e = labelEnd(s, n, resume + 1);
-      if (e != NONE) {
+      if (e != NO_LABEL) {
         explicit = true;
         if (e > resume + 1) {
           from = resume + 1;

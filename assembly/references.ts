@@ -27,7 +27,7 @@
 import { at, BS, classOf, COLON, CR, isAbsoluteUrl, K_WS, LB, LF, RB, SP, TAB } from './syntax';
 
 const MAX_REFERENCES: u32 = 256;
-export const MAX_LABEL: usize = 999; // as CommonMark: a label of up to 999 characters (here bytes) matches
+const MAX_LABEL: usize = 999; // characters, as CommonMark: a longer label matches nothing
 const ENTRY: usize = 32;
 const HEAD: usize = 8;
 const CARET: u32 = 0x5e;
@@ -55,6 +55,24 @@ let urlTo: usize = 0;
 let dropFrom: usize = 0;
 let dropTo: usize = 0;
 let colonForm = false;
+
+export const NO_LABEL: usize = usize.MAX_VALUE;
+
+/**
+ * The end of a bracket's label at `from` ('[' before it): the ']' after at most
+ * MAX_LABEL characters (UTF-8 lead bytes: 22 CJK characters are 66 bytes), no '[' or
+ * newline between, or NO_LABEL. Looks at most four bytes a character.
+ */
+export function labelEnd(s: usize, n: usize, from: usize): usize {
+  let characters: usize = 0;
+  for (let e = from; e < n; e++) {
+    const c = at(s, e);
+    if (c == RB) return e;
+    if (c == LB || c == LF) break;
+    if ((c & 0xc0) != 0x80 && ++characters > MAX_LABEL) break;
+  }
+  return NO_LABEL;
+}
 
 @inline function isBlank(c: u32): bool {
   return c == SP || c == TAB;
@@ -156,7 +174,7 @@ function schemeRelative(s: usize, from: usize, to: usize): bool {
 
 /**
  * Whether the line at i (a line start) is a definition: container marks (marksEnd),
- * `[label]` (1–999 bytes, no bracket or newline), then either `:` and the address (its
+ * `[label]` (1–999 characters, no bracket or newline), then either `:` and the address (its
  * first token, bare or in <…>, on the line or, absolute or scheme-relative, at the start
  * of the next one, then
  * nothing but a title; for a footnote `[^…]:`, the first absolute address on the
@@ -168,13 +186,8 @@ function defAt(s: usize, n: usize, i: usize): bool {
   const j = marksEnd(s, n, i);
   if (j < n && at(s, j) != LB) return numberedFrom < n && listedAt(s, n, numberedFrom);
   if (j >= n) return false;
-  let e = j + 1;
-  while (e < n && e - j - 1 <= MAX_LABEL) {
-    const c = at(s, e);
-    if (c == RB || c == LB || c == LF) break;
-    e++;
-  }
-  if (e >= n || at(s, e) != RB || labelStart(s, j + 1, e) == e || e - j - 1 > MAX_LABEL) return false;
+  const e = labelEnd(s, n, j + 1);
+  if (e == NO_LABEL || labelStart(s, j + 1, e) == e) return false;
   labelFrom = j + 1;
   labelTo = e;
   let m = e + 1;

@@ -378,11 +378,15 @@ describe('the structure layer, rule by rule', () => {
     // Not a definition: words after the address (a log line), no address (a label on the next line is none).
     expect(reading('[ERROR] webhook failed\n[ERROR]: https://status.example/i/1 returned 503').text).toBe(' ERROR  webhook failed\n ERROR : https: status.example/i/1 returned 503');
     expect(reading('[x]\n[x]:\n[y]\n         [y]: https://deep.example').text).toBe(' x \n x :\n y https://deep.example \n          y : ');
-    // A label of up to 999 bytes, as CommonMark's 999 characters: blanks that pad a short one, 22 CJK characters.
-    for (const [use, def] of [[`dl${' '.repeat(70)}`, 'dl'], ['下载最新补丁程序包含所有修复和说明文档内容的', '下载最新补丁程序包含所有修复和说明文档内容的']] as const) {
-      expect(reading(`get it [here][${use}]\n[${def}]: https://x.example/a`).text, use).toMatch(/^get it {2}here https:\/\/x\.example\/a \n/);
+    // A label of up to 999 characters, as CommonMark's: blanks that pad a short one, 22 CJK characters, 999 of them (2,997 bytes).
+    const cjk = '下载最新补丁程序包含所有修复和说明文档内容的';
+    for (const [use, def] of [[`dl${' '.repeat(70)}`, 'dl'], [cjk, cjk], ['下'.repeat(999), '下'.repeat(999)], ['é'.repeat(999), 'é'.repeat(999)]] as const) {
+      expect(reading(`get it [here][${use}]\n[${def}]: https://x.example/a`).text, use.slice(0, 30)).toMatch(/^get it {2}here https:\/\/x\.example\/a \n/);
     }
-    expect(reading(`get it [here][${'d'.repeat(1000)}]\n[${'d'.repeat(1000)}]: https://x.example/a`).text).not.toContain('here https');
+    for (const long of ['d'.repeat(1000), '下'.repeat(1000)]) {
+      expect(reading(`get it [here][${long}]\n[${long}]: https://x.example/a`).text).not.toContain('here https');
+      expectParity(encoder.encode(`get it [here][${long}] or [${long.slice(1)}]\n[${long}]: https://x.example/a\n[${long.slice(1)}]: https://x.example/b`), 'long labels');
+    }
     // On the next line only an absolute address makes a definition; quote marks are stepped over in a quote only.
     expect(reading('[the patch]\n[the patch]:\n***\n[the patch]: https://x.example/a').text).toBe(' the patch https://x.example/a \n the patch :\n \n the patch : ');
     expect(reading('[1]\n[1]:\n> https://x.example/a').text).not.toMatch(/^ 1 https/);

@@ -562,6 +562,9 @@ function putDecoded(out, cp) {
   else for (const b of utf8(s)) out.put(b);
 }
 
+const MAX_LABEL = 999;
+/** The characters of a label read as latin1 from UTF-8: its bytes other than continuation bytes. */
+const characters = (label) => label.replace(/[\x80-\xbf]/g, '').length;
 const asciiLower = (text) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
 /** A label as Markdown matches it: ASCII case aside, blanks at its ends dropped, a run of them inside one space. */
 const labelKey = (text) => asciiLower(text).replace(/^[ \t]+|[ \t]+$/g, '').replace(/[ \t]+/g, ' ');
@@ -595,7 +598,7 @@ function addressIn(src, m) {
 /**
  * A level's link reference definitions, in input order (up to MAX_REFERENCES). A line:
  * container marks (blanks, blockquote marks, list markers `-`, `*`, `+` or 1–9 digits and
- * `.` or `)`, each before a blank, as many as the line holds), `[label]` (1–999 bytes, no
+ * `.` or `)`, each before a blank, as many as the line holds), `[label]` (1–999 characters, no
  * bracket or newline), then `:` and an address (its first token, bare or in <…>, on the
  * line or, absolute or scheme-relative, alone at the start of the next one after blanks
  * and as many quote marks as the line's, or none; a footnote `[^…]:` its first absolute
@@ -657,8 +660,8 @@ function referencesOf(src) {
       continue;
     }
     const prefix = line.slice(0, marks.end);
-    const m = /^\[([^[\]]{1,999})\](:?)/.exec(rest);
-    if (!m || labelKey(m[1]) === '') continue;
+    const m = /^\[([^[\]]+)\](:?)/.exec(rest);
+    if (!m || labelKey(m[1]) === '' || characters(m[1]) > MAX_LABEL) continue;
     const labelFrom = i + prefix.length + 1;
     const label = m[1];
     const colon = m[2] === ':';
@@ -751,11 +754,11 @@ function readLevel(out, src, depth) {
   let nextRef = 0;
   let openAt = -1; // the last '[' that no ']' has closed yet
   let pending = null; // a block opener's attribute text [from, to), its links waiting for the text it wraps
-  // The ']' of a bracket label that starts at `from`, within 999 bytes, no '[' or newline before it, or -1.
+  // The ']' of a bracket label that starts at `from`, within MAX_LABEL characters, no '[' or newline before it, or -1.
   const labelEnd = (from) => {
-    for (let e = from; e < n && e - from <= 999; e++) {
+    for (let e = from, count = 0; e < n; e++) {
       if (src[e] === 0x5d) return e;
-      if (src[e] === 0x5b || src[e] === LF) return -1;
+      if (src[e] === 0x5b || src[e] === LF || ((src[e] & 0xc0) !== 0x80 && ++count > MAX_LABEL)) return -1;
     }
     return -1;
   };
