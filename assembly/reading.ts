@@ -502,7 +502,7 @@ function referenceUse(s: usize, n: usize, open: usize, i: usize, refs: usize, ha
   if (k < 0 || referenceLabelFrom(refs, <u32>k) == from) return 0;
   if (!readAddress(s, refs, <u32>k)) return 0;
   // A plain `[label]` reads the other definitions after it only: it never looks back (decision 83).
-  readOtherDefinitions(s, refs, <u32>k, explicit ? 0 : i);
+  readOtherDefinitions(s, refs, <u32>k, !explicit);
   return resume;
 }
 
@@ -514,13 +514,15 @@ const MAX_ALSO: u32 = 16;
  * A label defined more than once: a renderer links a reference to its first
  * definition, and which line that is depends on rules this reading does not follow
  * to the letter (a definition cannot interrupt a paragraph, a fence or a comment
- * holds none), so every other `[label]:` definition of it is read here too, from
- * `after` on (a plain `[label]` use's own place: decision 90).
+ * holds none), so every other `[label]:` definition of it is read here too; for a
+ * plain `[label]` use, those after it only (decision 90). Its k is the first after
+ * it and the chain is in input order, so the walk starts past k: a use after 255
+ * definitions of its label does not step over them again.
  */
-function readOtherDefinitions(s: usize, refs: usize, k: u32, after: usize): void {
+function readOtherDefinitions(s: usize, refs: usize, k: u32, plain: bool): void {
   let seen: u32 = 0;
-  for (let d = <i32>firstDefinition(refs, k); d >= 0; d = nextDefinition(refs, <u32>d)) {
-    if (<u32>d == k || referenceDropFrom(refs, <u32>d) < after) continue;
+  for (let d = plain ? nextDefinition(refs, k) : <i32>firstDefinition(refs, k); d >= 0; d = nextDefinition(refs, <u32>d)) {
+    if (<u32>d == k) continue;
     if (++seen > MAX_ALSO) {
       unreadReferences = true;
       return;

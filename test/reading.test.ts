@@ -688,6 +688,7 @@ describe('hostile input completes and matches the reference', () => {
       return `${labels.slice(32).map((l) => `[${l}] `).join('').repeat(32)}\n${defs}\n`;
     },
     'one label defined 256 times, then used after every definition': () => `${'[a]: https://a.example\n'.repeat(256)}${'[a] '.repeat(200_000)}`,
+    'one label defined 255 times, its plain uses, then one more definition': () => `${'[a]: https://a.example\n'.repeat(255)}${'[a] '.repeat(200_000)}\n[a]: https://b.example\n`,
     'one long definition used everywhere': () => `${'[a] '.repeat(100_000)}\n[a]: https://x.example/${'p'.repeat(400_000)}\n[a]: dup\n`,
     'long tags with links': () => ('<a style="' + 'c'.repeat(7000) + '" href="https://x.example/" src="http://y">z</a> ').repeat(40),
     'keys, markers and blocks on every line': () => 'Note: x\n# - key: |\n  y\n'.repeat(50_000),
