@@ -65,7 +65,7 @@ function add(a: usize, z: usize): void {
 /**
  * Whether the source line [a, z) is a key and one string of the carrier and
  * nothing else (`"body": "…",`, `body: '…'`): at most KEY_BYTES non-blank bytes
- * outside the longest segment inside it. Such a line is not a range: the string is
+ * outside the longest segment inside it (the last of equal ones). Such a line is not a range: the string is
  * one already, and the key beside it would make the string score other than it
  * does bare. Segments end in order, so those inside [a, z) are found by a binary
  * search for the last ending at or before z, walking back while they end after a.

@@ -293,6 +293,8 @@ describe('the structure layer, rule by rule', () => {
     expect(readText('He wrote: "get it [dl] now"\n\n[dl]: https://x.example/a').unreadReferences).toBe(false);
     expect(readText('He wrote: "m[2][1] and [x][y]"\n\n[dl]: https://x.example/a').unreadReferences).toBe(false);
     expectParity(encoder.encode('[a]: u\n"x [t][a] y" {"k": "[b][]", "d": "\\n[b]: v"} \'[c][c]\'\n[c]: w'), 'references across levels');
+    // A line of two strings of one length: the key-and-string rule measures what lies outside the last.
+    expectParity(encoder.encode('"[  ubfdvmbewdccwobnjt ][]", d:"n[dl]: https:/j.example/n"\n/'), 'two strings of one length');
   });
 
   it('leaves out a definition whose label shares its hash with an earlier label, and says so', () => {

@@ -1207,12 +1207,13 @@ export function ranges(b, { segments, lines, paragraphs }) {
   };
   add(0, b.length);
   for (let i = 0; i < segments.length; i += 2) if (segments[i + 1] - segments[i] <= MAX_PARAGRAPH) add(segments[i], segments[i + 1]);
-  // A source line that is a key and one string and nothing else is not a range (ranges.ts: isKeyAndString).
+  // A source line that is a key and one string and nothing else is not a range (ranges.ts: isKeyAndString);
+  // the string is its longest, the last of equal ones.
   const keyAndString = (a, z) => {
     let best = null;
     for (let i = 0; i < segments.length; i += 2) {
       const [s, t] = [segments[i], segments[i + 1]];
-      if (s >= a && t <= z && (!best || t - s > best[1] - best[0])) best = [s, t];
+      if (s >= a && t <= z && (!best || t - s >= best[1] - best[0])) best = [s, t];
     }
     if (!best) return false;
     let outside = 0;
