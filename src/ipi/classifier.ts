@@ -3,6 +3,7 @@ import { assertOptions, ParapetTypeError } from '../bindings/errors.js';
 import { LinearModel, type QuantizedWeights } from '../bindings/linear.js';
 import { readText } from '../bindings/reading.js';
 import { featurize } from '../bindings/text.js';
+import { plainBreaks } from './breaks.js';
 import { scaleLogit, type Anchors } from './calibration.js';
 import { assertAnchors } from './checks.js';
 import { MODEL_META, MODEL_WEIGHTS_BASE64 } from './model.generated.js';
@@ -111,7 +112,7 @@ export class CoreClassifier implements ContentScorer {
   /** The highest logit of the text's ranges (for parity checks and training). */
   logit(text: string): number {
     if (typeof text !== 'string') throw new ParapetTypeError(`"text" must be a string`);
-    return this.#model.maxLogitOfReading(text);
+    return this.#model.maxLogitOfReading(plainBreaks(text));
   }
 
   score(text: string): number {
@@ -139,7 +140,7 @@ export class CoreClassifier implements ContentScorer {
    * session charges a value past its tracing budget.
    */
   passages(text: string): Passage[] {
-    const { text: reading, segments, unreadReferences } = readText(text);
+    const { text: reading, segments, unreadReferences } = readText(plainBreaks(text));
     const strings = new SegmentIndex(segments, (from, to) => this.score(reading.slice(from, to)));
     const w = windowRanges(reading);
     const out: Passage[] = [];
@@ -169,7 +170,7 @@ export class CoreClassifier implements ContentScorer {
   explain(text: string): { word: string; weight: number }[] {
     const weights = (this.#weights ??= embeddedWeights());
     const out: { word: string; weight: number }[] = [];
-    for (const word of readText(text).text.split(/(\s+)/)) {
+    for (const word of readText(plainBreaks(text)).text.split(/(\s+)/)) {
       if (!/[\p{L}\p{N}]/u.test(word)) {
         out.push({ word, weight: 0 });
         continue;
