@@ -15,3 +15,18 @@ export function plainBreaks(text: string): string {
   if (!BREAK_OR_SPACE.test(text)) return text;
   return text.replace(LINE_BREAKS, '\n').replace(OGHAM_SPACE, ' ');
 }
+
+// Characters that render as nothing, between two letters: `normalizeText` drops them,
+// so that a word they split ("ig\u200Bnore") reads whole, and the same drop glues words
+// they separate ("Ignore\u200Ball\u200Bprevious …" read as one word, 0.36 where it
+// scores 1.00 with spaces). Which of the two an author meant cannot be told, so the
+// detector scores both readings and keeps the higher (decision 93).
+const INVISIBLE_BETWEEN_LETTERS = /(?<=[\p{L}\p{M}\p{N}])\p{Default_Ignorable_Code_Point}+(?=[\p{L}\p{M}\p{N}])/gu;
+const HAS_INVISIBLE = /\p{Default_Ignorable_Code_Point}/u;
+
+/** `text` with each run of invisible characters between two letters written as a space, or undefined when it has none. */
+export function invisiblesAsSpaces(text: string): string | undefined {
+  if (!HAS_INVISIBLE.test(text)) return undefined;
+  const spaced = text.replace(INVISIBLE_BETWEEN_LETTERS, ' ');
+  return spaced === text ? undefined : spaced;
+}

@@ -3,7 +3,7 @@ import { assertOptions, ParapetTypeError } from '../bindings/errors.js';
 import { LinearModel, type QuantizedWeights } from '../bindings/linear.js';
 import { readText } from '../bindings/reading.js';
 import { featurize } from '../bindings/text.js';
-import { plainBreaks } from './breaks.js';
+import { invisiblesAsSpaces, plainBreaks } from './breaks.js';
 import { scaleLogit, type Anchors } from './calibration.js';
 import { assertAnchors } from './checks.js';
 import { MODEL_META, MODEL_WEIGHTS_BASE64 } from './model.generated.js';
@@ -109,10 +109,17 @@ export class CoreClassifier implements ContentScorer {
     this.#model = options ? new LinearModel(options.weights, options.bias, MODEL_FEATURES) : embeddedModel();
   }
 
-  /** The highest logit of the text's ranges (for parity checks and training). */
+  /**
+   * The highest logit of the text's ranges (for parity checks and training); of a text
+   * with invisible characters between letters, the higher of its readings with them
+   * dropped and as spaces (decision 93).
+   */
   logit(text: string): number {
     if (typeof text !== 'string') throw new ParapetTypeError(`"text" must be a string`);
-    return this.#model.maxLogitOfReading(plainBreaks(text));
+    const plain = plainBreaks(text);
+    const logit = this.#model.maxLogitOfReading(plain);
+    const spaced = invisiblesAsSpaces(plain);
+    return spaced === undefined ? logit : Math.max(logit, this.#model.maxLogitOfReading(spaced));
   }
 
   score(text: string): number {
@@ -140,7 +147,14 @@ export class CoreClassifier implements ContentScorer {
    * session charges a value past its tracing budget.
    */
   passages(text: string): Passage[] {
-    const { text: reading, segments, unreadReferences } = readText(plainBreaks(text));
+    const plain = plainBreaks(text);
+    const spaced = invisiblesAsSpaces(plain);
+    // Both readings of invisible characters between letters (decision 93): a value is traced in either.
+    return spaced === undefined ? this.#passagesOf(plain) : [...this.#passagesOf(plain), ...this.#passagesOf(spaced)];
+  }
+
+  #passagesOf(text: string): Passage[] {
+    const { text: reading, segments, unreadReferences } = readText(text);
     const strings = new SegmentIndex(segments, (from, to) => this.score(reading.slice(from, to)));
     const w = windowRanges(reading);
     const out: Passage[] = [];
