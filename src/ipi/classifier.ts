@@ -3,7 +3,7 @@ import { assertOptions, ParapetTypeError } from '../bindings/errors.js';
 import { LinearModel, type QuantizedWeights } from '../bindings/linear.js';
 import { readText } from '../bindings/reading.js';
 import { featurize } from '../bindings/text.js';
-import { invisiblesAsSpaces, plainBreaks } from './breaks.js';
+import { readingsOf } from './breaks.js';
 import { scaleLogit, type Anchors } from './calibration.js';
 import { assertAnchors } from './checks.js';
 import { MODEL_META, MODEL_WEIGHTS_BASE64 } from './model.generated.js';
@@ -111,15 +111,21 @@ export class CoreClassifier implements ContentScorer {
 
   /**
    * The highest logit of the text's ranges (for parity checks and training); of a text
-   * with invisible characters between letters, the higher of its readings with them
-   * dropped and as spaces (decision 93).
+   * with Unicode's other line breaks or with invisible characters between letters, the
+   * highest of its readings (`readingsOf`: decisions 92, 93).
    */
   logit(text: string): number {
     if (typeof text !== 'string') throw new ParapetTypeError(`"text" must be a string`);
-    const plain = plainBreaks(text);
-    const logit = this.#model.maxLogitOfReading(plain);
-    const spaced = invisiblesAsSpaces(plain);
-    return spaced === undefined ? logit : Math.max(logit, this.#model.maxLogitOfReading(spaced));
+    return this.#highest(text).logit;
+  }
+
+  #highest(text: string): { reading: string; logit: number } {
+    let best = { reading: text, logit: -Infinity };
+    for (const reading of readingsOf(text)) {
+      const logit = this.#model.maxLogitOfReading(reading);
+      if (logit > best.logit) best = { reading, logit };
+    }
+    return best;
   }
 
   score(text: string): number {
@@ -147,10 +153,20 @@ export class CoreClassifier implements ContentScorer {
    * session charges a value past its tracing budget.
    */
   passages(text: string): Passage[] {
-    const plain = plainBreaks(text);
-    const spaced = invisiblesAsSpaces(plain);
-    // Both readings of invisible characters between letters (decision 93): a value is traced in either.
-    return spaced === undefined ? this.#passagesOf(plain) : [...this.#passagesOf(plain), ...this.#passagesOf(spaced)];
+    // Every reading's passages (decisions 92, 93): a value is traced in whichever holds it. A passage
+    // another reading has already given is not given twice, so a session's sources fill no faster.
+    const [first, ...others] = readingsOf(text);
+    const out = this.#passagesOf(first!);
+    if (others.length === 0) return out;
+    const seen = new Set(out.map((p) => p.text));
+    for (const reading of others) {
+      for (const p of this.#passagesOf(reading)) {
+        if (seen.has(p.text)) continue;
+        seen.add(p.text);
+        out.push(p);
+      }
+    }
+    return out;
   }
 
   #passagesOf(text: string): Passage[] {
@@ -184,7 +200,7 @@ export class CoreClassifier implements ContentScorer {
   explain(text: string): { word: string; weight: number }[] {
     const weights = (this.#weights ??= embeddedWeights());
     const out: { word: string; weight: number }[] = [];
-    for (const word of readText(plainBreaks(text)).text.split(/(\s+)/)) {
+    for (const word of readText(this.#highest(text).reading).text.split(/(\s+)/)) {
       if (!/[\p{L}\p{N}]/u.test(word)) {
         out.push({ word, weight: 0 });
         continue;
