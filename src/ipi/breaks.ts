@@ -21,12 +21,16 @@ const OGHAM_SPACE = /\u1680/g;
 // ever marks where a word may break, and as a space it raised hyphenated prose past
 // `medium`. Tag characters are read as the ASCII they shadow first, as normalizeText does.
 const INVISIBLE = '(?:(?!\\u00AD)[\\p{Default_Ignorable_Code_Point}\\p{Cf}\\u007F-\\u0084\\u0086-\\u009F\\u2800])';
-const HAS_INVISIBLE = new RegExp(INVISIBLE, 'u');
+const HAS_INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Cf}\u007F-\u0084\u0086-\u009F\u2800]/u;
 const INVISIBLE_BETWEEN_LETTERS = new RegExp(`(?<=[\\p{L}\\p{M}\\p{N}])${INVISIBLE}+(?=[\\p{L}\\p{M}\\p{N}])`, 'gu');
 const TAGS = /[\u{E0020}-\u{E007E}]/gu;
 
+// Both rules concern a CR, DEL or a non-ASCII character: most tool output has none, and one scan says so.
+const NONE_TO_READ = /^[\x00-\x0c\x0e-\x7e]*$/;
+
 /** `text`, then, where they differ from it, its reading with Unicode's other breaks as `\n` and its reading with invisible runs between letters as spaces. */
 export function readingsOf(text: string): string[] {
+  if (NONE_TO_READ.test(text)) return [text];
   const out = [text];
   const plain = BREAK_OR_SPACE.test(text) ? text.replace(LINE_BREAKS, '\n').replace(OGHAM_SPACE, ' ') : text;
   if (plain !== text) out.push(plain);
