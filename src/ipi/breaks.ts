@@ -7,8 +7,9 @@
 // stay word bytes, the core drops a CR that no LF follows. Written between words
 // ("Ignore\u2028all\u2028previous …") they glued an injection into one word, which
 // scored 0.00 (0.36 with lone CRs). The second reading writes them as `\n`, and the
-// Ogham space mark as a space (decision 92); the text as written stays a reading, as a
-// CR inside words ("Ign\rore") glued them back before.
+// Ogham space mark as a space (decision 92). The text as written stays a reading: the
+// core drops a CR, so one inside a word ("Ign\rore") left it whole, and as a break it
+// split it.
 const BREAK_OR_SPACE = /[\r\u0085\u1680\u2028\u2029]/;
 const LINE_BREAKS = /[\u0085\u2028\u2029]|\r(?!\n)/g;
 const OGHAM_SPACE = /\u1680/g;
