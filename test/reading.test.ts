@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { init, LinearModel, normalizeText, ParapetRangeError, ParapetStateError, ParapetTypeError, readingRanges, readText } from '../src/index.js';
 import { getArena, getCore, heapU32, heapU8 } from '../src/bindings/instance.js';
 import { MAX_READING_BYTES } from '../src/bindings/reading.js';
-import { foldOf, ranges as referenceRanges, read as referenceRead } from './helpers/reading-reference.mjs';
+import { foldOf, labelHash, ranges as referenceRanges, read as referenceRead } from './helpers/reading-reference.mjs';
 
 // The carriers and the catalogue are plain JavaScript shared with the training
 // scripts; imported by a computed path so that TypeScript leaves them untyped.
@@ -73,13 +73,6 @@ function expectParity(bytes: Uint8Array, label = ''): void {
   expect(core.paragraphs, show()).toEqual(ref.paragraphs);
   expect(core.ranges, show()).toEqual(referenceRanges(ref.bytes, ref));
   expect(core.unreadReferences, show()).toBe(ref.unreadReferences);
-}
-
-/** A label's 32-bit FNV-1a hash, as the core hashes labels (all lower-case ASCII here). */
-function labelHash(label: string, from = 0x811c9dc5): number {
-  let h = from;
-  for (let k = 0; k < label.length; k++) h = Math.imul(h ^ label.charCodeAt(k), 0x01000193) >>> 0;
-  return h;
 }
 
 /**
@@ -319,9 +312,10 @@ describe('the structure layer, rule by rule', () => {
     const defs = [...many, ...many].map((l, k) => `[${l}]: https://r${k}.example/`).join('\n');
     const uses = many.map((l, k) => (k % 3 === 0 ? `[${l}]` : k % 3 === 1 ? `[t${k}][${l}]` : `[${l}][]`)).join(' ');
     const text = `${uses}\n\n${defs}\n`;
-    expect(readText(text).unreadReferences).toBe(true);
-    expect(readText(text).text).toContain('https://r0.example/');
-    expect(readText(text).text).not.toContain('https://r1.example/');
+    const manyRead = readText(text);
+    expect(manyRead.unreadReferences).toBe(true);
+    expect(manyRead.text).toContain('https://r0.example/');
+    expect(manyRead.text).not.toContain('https://r1.example/');
     expectParity(encoder.encode(text), 'sixteen colliding labels');
   });
 

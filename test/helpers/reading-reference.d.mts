@@ -22,3 +22,5 @@ export function ranges(bytes: Uint8Array, spans: { segments: number[]; lines: nu
 export function windowRanges(bytes: Uint8Array, from: number, to: number, max?: number): number[];
 export function decodeUtf8(bytes: Uint8Array, at: number): [number, number];
 export function foldOf(cp: number): number;
+/** A label key's 32-bit FNV-1a hash, as the core hashes labels; `h` continues another's. */
+export function labelHash(key: string, h?: number): number;

@@ -568,9 +568,8 @@ const characters = (label) => label.replace(/[\x80-\xbf]/g, '').length;
 const asciiLower = (text) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
 /** A label as Markdown matches it: ASCII case aside, blanks at its ends dropped, a run of them inside one space. */
 const labelKey = (text) => asciiLower(text).replace(/^[ \t]+|[ \t]+$/g, '').replace(/[ \t]+/g, ' ');
-/** A label key's 32-bit FNV-1a hash, as the core compares labels across levels (a collision errs toward the flag). */
-const labelHash = (key) => {
-  let h = 0x811c9dc5;
+/** A label key's 32-bit FNV-1a hash, as the core compares labels across levels (a collision errs toward the flag); `h` continues another's. */
+export const labelHash = (key, h = 0x811c9dc5) => {
   for (let k = 0; k < key.length; k++) h = Math.imul(h ^ key.charCodeAt(k), 0x01000193) >>> 0;
   return h;
 };
