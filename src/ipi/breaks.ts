@@ -26,15 +26,58 @@ const HAS_INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Cf}\u007F-\u0084\u008
 const INVISIBLE_BETWEEN_LETTERS = new RegExp(`(?<=[\\p{L}\\p{M}\\p{N}])${INVISIBLE}+(?=[\\p{L}\\p{M}\\p{N}])`, 'gu');
 const TAGS = /[\u{E0020}-\u{E007E}]/gu;
 
-// Both rules concern a CR, DEL or a non-ASCII character: most tool output has none, and one scan says so.
+// The same characters written as escapes or entities (`\u2028` and `\r` in a JSON string,
+// `&#8203;` in HTML): the core decodes them, and so drops or keeps them as it does the
+// characters, after any reading here could see them. They are decoded first, into the
+// characters they stand for, which the two rules then read (decision 94). An escaped
+// backslash is matched as a pair of its own, so that what follows it (`\\u200b`, a
+// path's `C:\\rules`) is a word, and a run of backslashes is read once, left to right.
+// `\r` before a `\n` is half of a CRLF, which already breaks the line. A `\u` escape of
+// U+00A0–U+02FF, Latin letters that no separator is among, is not matched at all: most
+// escapes in Python's JSON, which writes every non-ASCII character so, are those.
+const ESCAPE = /\\\\|\\(?:u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|u(?!00[a-fA-F]|0[12])[0-9a-fA-F]{4}|u\{[0-9a-fA-F]{1,6}\}|U[0-9a-fA-F]{8}|x[0-9a-fA-F]{2}|r(?!\\n|\n))|&#(?:[0-9]{1,7}|[xX][0-9a-fA-F]{1,6});/g;
+const HAS_ESCAPE = /\\[uUxr]|&#/;
+const IS_SEPARATOR = new RegExp(`^(?:[\\r\\u0085\\u1680\\u2028\\u2029]|${INVISIBLE})$`, 'u');
+
+/** The code point an ESCAPE match stands for (-1 for an escaped backslash). */
+function escapedCodePoint(escape: string): number {
+  if (escape === '\\\\') return -1;
+  if (escape === '\\r') return 0x0d;
+  if (escape.startsWith('&#')) return escape[2] === 'x' || escape[2] === 'X' ? parseInt(escape.slice(3), 16) : Number(escape.slice(2, -1));
+  if (escape.length === 12) return 0x10000 + ((parseInt(escape.slice(2, 6), 16) - 0xd800) << 10) + (parseInt(escape.slice(8), 16) - 0xdc00);
+  return parseInt(escape.slice(escape[2] === '{' ? 3 : 2), 16);
+}
+
+/** `text` with each escape or entity of a break or an invisible character written as that character. */
+function decodeSeparators(text: string): string {
+  // A loop, not a replace callback: a text of escapes that stand for other characters (most of them) is not rebuilt.
+  let out = '';
+  let copied = 0;
+  for (const m of text.matchAll(ESCAPE)) {
+    const cp = escapedCodePoint(m[0]);
+    // Most escapes stand for a letter (Python's JSON writes every non-ASCII one so): below U+034F only CR, DEL and
+    // the C1 controls are separators (the soft hyphen never is), so those letters need no test.
+    if (cp < 0 || cp > 0x10ffff || (cp < 0x7f && cp !== 0x0d) || (cp >= 0xa0 && cp < 0x34f)) continue;
+    const c = String.fromCodePoint(cp);
+    if (!IS_SEPARATOR.test(c)) continue;
+    out += text.slice(copied, m.index) + c;
+    copied = m.index + m[0].length;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
+
+// Both rules concern a CR, DEL or a non-ASCII character, raw or escaped: most tool output has none, and a scan or
+// two says so.
 const NONE_TO_READ = /^[\x00-\x0c\x0e-\x7e]*$/;
 
-/** `text`, then, where they differ from it, its reading with Unicode's other breaks as `\n` and its reading with invisible runs between letters as spaces. */
+/** `text`, then, where they differ from it, its reading with Unicode's other breaks as `\n` and its reading with invisible runs between letters as spaces, each with those characters' escapes decoded. */
 export function readingsOf(text: string): string[] {
-  if (NONE_TO_READ.test(text)) return [text];
+  const decoded = HAS_ESCAPE.test(text) ? decodeSeparators(text) : text;
+  if (decoded === text && NONE_TO_READ.test(text)) return [text];
   const out = [text];
-  const plain = BREAK_OR_SPACE.test(text) ? text.replace(LINE_BREAKS, '\n').replace(OGHAM_SPACE, ' ') : text;
-  if (plain !== text) out.push(plain);
+  // A decoded invisible character reads as the core reads its escape, so it is no reading of its own until spaced.
+  const plain = BREAK_OR_SPACE.test(decoded) ? decoded.replace(LINE_BREAKS, '\n').replace(OGHAM_SPACE, ' ') : decoded;
+  if (plain !== decoded) out.push(plain);
   if (HAS_INVISIBLE.test(plain)) {
     const untagged = plain.replace(TAGS, (t) => String.fromCharCode(t.codePointAt(0)! - 0xe0000));
     const spaced = untagged.replace(INVISIBLE_BETWEEN_LETTERS, ' ');
