@@ -25,6 +25,7 @@ const INVISIBLE = '(?:(?!\\u00AD)[\\p{Default_Ignorable_Code_Point}\\p{Cf}\\u007
 const HAS_INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Cf}\u007F-\u0084\u0086-\u009F\u2800]/u;
 const INVISIBLE_BETWEEN_LETTERS = new RegExp(`(?<=[\\p{L}\\p{M}\\p{N}])${INVISIBLE}+(?=[\\p{L}\\p{M}\\p{N}])`, 'gu');
 const TAGS = /[\u{E0020}-\u{E007E}]/gu;
+const asciiOfTags = (text: string): string => text.replace(TAGS, (t) => String.fromCharCode(t.codePointAt(0)! - 0xe0000));
 
 // The same characters written as escapes or entities (`\u2028` and `\r` in a JSON string,
 // `&#8203;` in HTML): the core decodes them, and so drops or keeps them as it does the
@@ -79,9 +80,22 @@ export function readingsOf(text: string): string[] {
   const plain = BREAK_OR_SPACE.test(decoded) ? decoded.replace(LINE_BREAKS, '\n').replace(OGHAM_SPACE, ' ') : decoded;
   if (plain !== decoded) out.push(plain);
   if (HAS_INVISIBLE.test(plain)) {
-    const untagged = plain.replace(TAGS, (t) => String.fromCharCode(t.codePointAt(0)! - 0xe0000));
+    const untagged = asciiOfTags(plain);
     const spaced = untagged.replace(INVISIBLE_BETWEEN_LETTERS, ' ');
     if (spaced !== untagged) out.push(spaced);
   }
   return out;
+}
+
+const DEFAULT_IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
+
+/**
+ * The texts in which a result's own syntax is matched (a planted call's `Action:` line, an address's `<at>` tag):
+ * each of its readings with the characters that render as nothing dropped, as `normalizeText` drops them. A BOM
+ * before `Action:` or a zero-width space inside it hid the line from the patterns, which read the raw result.
+ */
+export function syntaxReadingsOf(text: string): string[] {
+  const readings = readingsOf(text);
+  if (readings.length === 1 && (NONE_TO_READ.test(text) || !HAS_INVISIBLE.test(text))) return readings;
+  return [...new Set(readings.map((r) => asciiOfTags(r).replace(DEFAULT_IGNORABLE, '')))];
 }

@@ -11,7 +11,7 @@ const ARGUMENT_KEYS = 'arguments|args|parameters|params|input|action_input|tool_
 /** How far past the name its arguments may start (the name and arguments of one object). */
 const ARGUMENTS_WITHIN = 400;
 /** Names read per result, and the keys kept for them (two each, see toolNameKeys): a session's state stays bounded. */
-const MAX_NAMES = 8;
+export const MAX_NAMES = 8;
 export const MAX_PLANTED = 2 * MAX_NAMES;
 
 // A quote may be escaped once or more: a call object serialised into a JSON string.

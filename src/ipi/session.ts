@@ -1,9 +1,10 @@
 import { DiagonalGaussian, logprobEntropy, RunningStats, shingles, type RunningStatsState } from '../bindings/index.js';
 import { ParapetStateError, ParapetTypeError } from '../bindings/errors.js';
 import { levelOf, LEVELS } from './calibration.js';
+import { syntaxReadingsOf } from './breaks.js';
 import { compactNumbers, entities, plainValueSpelling, spelledEmails, stringLeaves } from './entities.js';
 import { asksReader, NOUN_OR_VERB, SAME_ACTION, userAsks, verbUses, WRITE_VERBS, type UserAsks } from './requests.js';
-import { MAX_PLANTED, plantedCalls, toolNameHash, toolNameKeys } from './planted-calls.js';
+import { MAX_NAMES, MAX_PLANTED, plantedCalls, toolNameHash, toolNameKeys } from './planted-calls.js';
 import { readToolName } from './tool-names.js';
 import { TRACE_FEATURES, type TraceScorer } from './trace-model.js';
 import type { ContentScorer } from './classifier.js';
@@ -146,11 +147,13 @@ export class IpiSession {
       // is suspect, a value from its harmless header is not.
       const result = this.#results++;
       const added: Source[] = [];
-      const planted = plantedCalls(content);
+      // The result's own syntax is matched in each of its readings, with what renders as nothing dropped.
+      const syntax = syntaxReadingsOf(content);
+      const planted = syntax.length === 1 ? plantedCalls(syntax[0]!) : [...new Set(syntax.flatMap(plantedCalls))].slice(0, MAX_NAMES);
       const calls = planted.length === 0 ? NO_CALLS : [...new Set(planted.flatMap(toolNameKeys).map(toolNameHash))];
       // Addresses spelled in markup the reading drops ("archive<at>evil<dot>example" loses its tags), found in the
-      // raw result; every other spelling survives the reading and is found passage by passage (shingleSets).
-      const spelled = AT_TAG.test(content) ? spelledEmails(content) : NO_ADDRESSES;
+      // result; every other spelling survives the reading and is found passage by passage (shingleSets).
+      const spelled = syntax.some((t) => AT_TAG.test(t)) ? [...new Set(syntax.flatMap(spelledEmails))] : NO_ADDRESSES;
       const passages = this.#ctx.content.passages(content);
       // A passage charged as its result's riskiest (an address the reading left unread) asks what any of them asks.
       const chargedRequest = passages.some((p) => p.charged === true) && passages.some((p) => asksReader(p.text));
