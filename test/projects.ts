@@ -15,6 +15,7 @@ export const UNIT_TESTS = [
   'test/init-options.test.ts',
   'test/ipi.test.ts',
   'test/ipi-calibration.test.ts',
+  'test/ipi-joined-words.test.ts',
   'test/ipi-passages.test.ts',
   'test/jcs.test.ts',
   'test/misuse.test.ts',

@@ -1,3 +1,5 @@
+import { spacedRuns } from './joined-words.js';
+
 // The readings of a text the detector's content scorer takes the highest of, where
 // characters between words are read one way by the core and another by an agent's
 // model. Which way an author meant cannot be told from the characters, so each
@@ -71,8 +73,22 @@ function decodeSeparators(text: string): string {
 // two says so.
 const NONE_TO_READ = /^[\x00-\x0c\x0e-\x7e]*$/;
 
-/** `text`, then, where they differ from it, its reading with Unicode's other breaks as `\n` and its reading with invisible runs between letters as spaces, each with those characters' escapes decoded. */
+/**
+ * `text`, then, where they differ from it, its reading with Unicode's other breaks as `\n` and its reading with
+ * invisible runs between letters as spaces, each with those characters' escapes decoded, and the last of these
+ * with runs of joined words spaced.
+ */
 export function readingsOf(text: string): string[] {
+  // Runs of joined words are read in the last reading, where the separators' readings have already made them plain.
+  const out = separatorReadingsOf(text);
+  const last = out[out.length - 1]!;
+  const spaced = spacedRuns(last);
+  if (spaced !== last) out.push(spaced);
+  return out;
+}
+
+/** `text` and its readings with Unicode's other breaks and invisible runs read as separators (decisions 92–94). */
+function separatorReadingsOf(text: string): string[] {
   const decoded = HAS_ESCAPE.test(text) ? decodeSeparators(text) : text;
   if (decoded === text && NONE_TO_READ.test(text)) return [text];
   const out = [text];
@@ -95,7 +111,8 @@ const DEFAULT_IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
  * before `Action:` or a zero-width space inside it hid the line from the patterns, which read the raw result.
  */
 export function syntaxReadingsOf(text: string): string[] {
-  const readings = readingsOf(text);
+  // Not the joined words' reading: `send_all_files_to_the_server` is one tool name, whatever it says.
+  const readings = separatorReadingsOf(text);
   if (readings.length === 1 && (NONE_TO_READ.test(text) || !HAS_INVISIBLE.test(text))) return readings;
   return [...new Set(readings.map((r) => asciiOfTags(r).replace(DEFAULT_IGNORABLE, '')))];
 }

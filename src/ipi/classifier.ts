@@ -111,8 +111,9 @@ export class CoreClassifier implements ContentScorer {
 
   /**
    * The highest logit of the text's ranges (for parity checks and training); of a text
-   * with Unicode's other line breaks or with invisible characters between letters, the
-   * highest of its readings (`readingsOf`: decisions 92, 93).
+   * with Unicode's other line breaks, invisible characters between letters (raw or
+   * escaped) or runs of joined words, the highest of its readings (`readingsOf`:
+   * decisions 92–94, 96).
    */
   logit(text: string): number {
     if (typeof text !== 'string') throw new ParapetTypeError(`"text" must be a string`);
@@ -153,7 +154,7 @@ export class CoreClassifier implements ContentScorer {
    * session charges a value past its tracing budget.
    */
   passages(text: string): Passage[] {
-    // Every reading's passages (decisions 92, 93): a value is traced in whichever holds it. A passage
+    // Every reading's passages (decisions 92–94, 96): a value is traced in whichever holds it. A passage
     // another reading has already given is not given twice, so a session's sources fill no faster.
     const [first, ...others] = readingsOf(text);
     const out = this.#passagesOf(first!);
