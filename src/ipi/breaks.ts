@@ -1,4 +1,4 @@
-import { spacedRuns } from './joined-words.js';
+import { linedWords, spacedRuns } from './joined-words.js';
 
 // The readings of a text the detector's content scorer takes the highest of, where
 // characters between words are read one way by the core and another by an agent's
@@ -76,13 +76,13 @@ const NONE_TO_READ = /^[\x00-\x0c\x0e-\x7e]*$/;
 /**
  * `text`, then, where they differ from it, its reading with Unicode's other breaks as `\n` and its reading with
  * invisible runs between letters as spaces, each with those characters' escapes decoded, and the last of these
- * with runs of joined words spaced.
+ * with a sentence set one word per line as one line and runs of joined words spaced.
  */
 export function readingsOf(text: string): string[] {
-  // Runs of joined words are read in the last reading, where the separators' readings have already made them plain.
+  // Words per line and joined words are read in the last reading, where the separators' readings have made them plain.
   const out = separatorReadingsOf(text);
   const last = out[out.length - 1]!;
-  const spaced = spacedRuns(last);
+  const spaced = spacedRuns(linedWords(last));
   if (spaced !== last) out.push(spaced);
   return out;
 }

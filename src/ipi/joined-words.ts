@@ -129,3 +129,41 @@ export function spacedRuns(text: string): string {
   }
   return out + text.slice(copied);
 }
+
+/** The longest line read as one word of a sentence set one word per line. */
+const MAX_LINE_WORD = 64;
+const BLANK = /\s/;
+const TRAILING_PUNCTUATION = /[.,;:!?]+$/;
+
+/**
+ * `text` with each run of four or more lines of one word each (blank lines between them allowed) that reads as a
+ * sentence written as one line; `text` itself when it has none. An injection set one word per line scores as prose
+ * in `inspect`, whose windows span lines, but a session reads its tool results line by line, and a line of one
+ * word asks nothing (decision 97).
+ */
+export function linedWords(text: string): string {
+  if (text.indexOf('\n') < 0) return text;
+  const lines = text.split('\n');
+  let out: string[] | undefined;
+  let run: number[] = []; // indexes of the run's one-word lines
+  const finish = (): void => {
+    if (run.length >= MIN_WORDS) {
+      const words = run.map((i) => lines[i]!.trim());
+      if (readsAsSentence(words.map((w) => w.replace(TRAILING_PUNCTUATION, '')))) {
+        out ??= lines.slice();
+        out[run[0]!] = words.join(' ');
+        for (let r = run[0]! + 1; r <= run[run.length - 1]!; r++) out[r] = '';
+      }
+    }
+    run = [];
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const word = lines[i]!.trim();
+    if (word.length === 0) continue;
+    if (word.length <= MAX_LINE_WORD && !BLANK.test(word)) run.push(i);
+    else finish();
+  }
+  finish();
+  // The run's other lines are left empty, not removed: the reading keeps the text's line count.
+  return out === undefined ? text : out.join('\n');
+}
