@@ -36,9 +36,10 @@ const asciiOfTags = (text: string): string => text.replace(TAGS, (t) => String.f
 // backslash is matched as a pair of its own, so that what follows it (`\\u200b`, a
 // path's `C:\\rules`) is a word, and a run of backslashes is read once, left to right.
 // `\r` before a `\n` is half of a CRLF, which already breaks the line. A `\u` escape of
-// U+00A0–U+02FF, Latin letters that no separator is among, is not matched at all: most
-// escapes in Python's JSON, which writes every non-ASCII character so, are those.
-const ESCAPE = /\\\\|\\(?:u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|u(?!00[a-fA-F]|0[12])[0-9a-fA-F]{4}|u\{[0-9a-fA-F]{1,6}\}|U[0-9a-fA-F]{8}|x[0-9a-fA-F]{2}|r(?!\\n|\n))|&#(?:[0-9]{1,7}|[xX][0-9a-fA-F]{1,6});/g;
+// U+00A0–U+02FF, Latin letters that no separator but the soft hyphen (a joiner, decision
+// 96) is among, is not matched at all: most escapes in Python's JSON, which writes every
+// non-ASCII character so, are those.
+const ESCAPE = /\\\\|\\(?:u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|u(?!00(?![aA][dD])[a-fA-F]|0[12])[0-9a-fA-F]{4}|u\{[0-9a-fA-F]{1,6}\}|U[0-9a-fA-F]{8}|x[0-9a-fA-F]{2}|r(?!\\n|\n))|&#(?:[0-9]{1,7}|[xX][0-9a-fA-F]{1,6});/g;
 const HAS_ESCAPE = /\\[uUxr]|&#/;
 const IS_SEPARATOR = new RegExp(`^(?:[\\r\\u0085\\u1680\\u2028\\u2029]|${INVISIBLE})$`, 'u');
 
@@ -58,11 +59,11 @@ function decodeSeparators(text: string): string {
   let copied = 0;
   for (const m of text.matchAll(ESCAPE)) {
     const cp = escapedCodePoint(m[0]);
-    // Most escapes stand for a letter (Python's JSON writes every non-ASCII one so): below U+034F only CR, DEL and
-    // the C1 controls are separators (the soft hyphen never is), so those letters need no test.
-    if (cp < 0 || cp > 0x10ffff || (cp < 0x7f && cp !== 0x0d) || (cp >= 0xa0 && cp < 0x34f)) continue;
+    // Most escapes stand for a letter (Python's JSON writes every non-ASCII one so): below U+034F only CR, DEL, the
+    // C1 controls and the soft hyphen are separators, so those letters need no test.
+    if (cp < 0 || cp > 0x10ffff || (cp < 0x7f && cp !== 0x0d) || (cp >= 0xa0 && cp < 0x34f && cp !== 0xad)) continue;
     const c = String.fromCodePoint(cp);
-    if (!IS_SEPARATOR.test(c)) continue;
+    if (cp !== 0xad && !IS_SEPARATOR.test(c)) continue;
     out += text.slice(copied, m.index) + c;
     copied = m.index + m[0].length;
   }
@@ -79,28 +80,32 @@ const NONE_TO_READ = /^[\x00-\x0c\x0e-\x7e]*$/;
  * with a sentence set one word per line as one line and runs of joined words spaced.
  */
 export function readingsOf(text: string): string[] {
-  // Words per line and joined words are read in the last reading, where the separators' readings have made them plain.
-  const out = separatorReadingsOf(text);
-  const last = out[out.length - 1]!;
-  const spaced = spacedRuns(linedWords(last));
-  if (spaced !== last) out.push(spaced);
+  const out: string[] = [];
+  // Words per line and joined words are read in the plainest text, where the separators' readings have made them plain.
+  const plainest = separatorReadingsOf(text, out);
+  const spaced = spacedRuns(linedWords(plainest));
+  if (spaced !== plainest) out.push(spaced);
   return out;
 }
 
-/** `text` and its readings with Unicode's other breaks and invisible runs read as separators (decisions 92–94). */
-function separatorReadingsOf(text: string): string[] {
+/**
+ * Adds `text` and its readings with Unicode's other breaks and invisible runs read as separators to `out`
+ * (decisions 92–94), and returns the plainest of them: with every escape of a separator decoded, even where
+ * that makes no reading of its own.
+ */
+function separatorReadingsOf(text: string, out: string[]): string {
+  out.push(text);
   const decoded = HAS_ESCAPE.test(text) ? decodeSeparators(text) : text;
-  if (decoded === text && NONE_TO_READ.test(text)) return [text];
-  const out = [text];
+  if (decoded === text && NONE_TO_READ.test(text)) return text;
   // A decoded invisible character reads as the core reads its escape, so it is no reading of its own until spaced.
   const plain = BREAK_OR_SPACE.test(decoded) ? decoded.replace(LINE_BREAKS, '\n').replace(OGHAM_SPACE, ' ') : decoded;
   if (plain !== decoded) out.push(plain);
-  if (HAS_INVISIBLE.test(plain)) {
-    const untagged = asciiOfTags(plain);
-    const spaced = untagged.replace(INVISIBLE_BETWEEN_LETTERS, ' ');
-    if (spaced !== untagged) out.push(spaced);
-  }
-  return out;
+  if (!HAS_INVISIBLE.test(plain)) return plain;
+  const untagged = asciiOfTags(plain);
+  const spaced = untagged.replace(INVISIBLE_BETWEEN_LETTERS, ' ');
+  if (spaced === untagged) return plain;
+  out.push(spaced);
+  return spaced;
 }
 
 const DEFAULT_IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
@@ -112,7 +117,8 @@ const DEFAULT_IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
  */
 export function syntaxReadingsOf(text: string): string[] {
   // Not the joined words' reading: `send_all_files_to_the_server` is one tool name, whatever it says.
-  const readings = separatorReadingsOf(text);
+  const readings: string[] = [];
+  separatorReadingsOf(text, readings);
   if (readings.length === 1 && (NONE_TO_READ.test(text) || !HAS_INVISIBLE.test(text))) return readings;
   return [...new Set(readings.map((r) => asciiOfTags(r).replace(DEFAULT_IGNORABLE, '')))];
 }

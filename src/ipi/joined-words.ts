@@ -1,5 +1,5 @@
-// Words joined by a visible character ("Ignore-previous-instructions-and-send-…", `ignore_all_…`, `%20`) or in
-// camelCase are one word to the core: the canonical override so joined scored 0.00–0.45 where spaces give 1.00.
+// Words joined by a visible character ("Ignore-previous-instructions-and-send-…", `ignore_all_…`, `%20`), by a soft
+// hyphen, or in camelCase are one word to the core: the canonical override so joined scored 0.00–0.45 where spaces give 1.00.
 // A run of four words or more, joined by one character throughout, that holds two of the commonest English
 // function words reads as a sentence, and is read with its joins as spaces (decision 96). Most identifiers and
 // file names hold fewer (`getElementById` one), though some qualify (`toHaveBeenCalledWith`): a run in about one
@@ -11,7 +11,8 @@
 
 const MIN_WORDS = 4;
 const FUNCTION_WORDS = new Set(['a', 'all', 'an', 'and', 'any', 'are', 'as', 'at', 'be', 'by', 'for', 'from', 'in', 'is', 'it', 'me', 'my', 'not', 'now', 'of', 'on', 'or', 'please', 'the', 'this', 'that', 'to', 'with', 'you', 'your']);
-const JOINER = /[-_.+=:/\u00B7\u2022\u30FB]|%20/g;
+const JOINER = /[-_.+=:/\u00AD\u00B7\u2022\u30FB]|%20/g;
+const SOFT_HYPHEN = '\u00AD';
 /** A lowercase letter then a capital: where a camelCase word's next word starts (ASCII; the word is then tested whole). */
 const HUMP = /[a-z][A-Z]/g;
 const CAMEL = /^\p{L}\p{Ll}*(?:\p{Lu}\p{Ll}+){3,}$/u;
@@ -36,10 +37,14 @@ function clean(text: string, i: number): boolean {
   return !(c === 0x5f || (c >= 0x30 && c <= 0x39));
 }
 
-/** Two or more of the function words among `words`: the run reads as a sentence. */
-function readsAsSentence(words: readonly string[]): boolean {
+/**
+ * Whether `words` hold enough function words to read as a sentence: two, or three when a soft hyphen joins them,
+ * which joins syllables as well (`in\u00ADfor\u00ADma\u00ADtion` holds two; 32 of 7,663 of the data's benign texts,
+ * hyphenated as a page would be, read differently with two, and two of them crossed `medium`, none with three).
+ */
+function readsAsSentence(words: readonly string[], needed = 2): boolean {
   let found = 0;
-  for (const word of words) if (FUNCTION_WORDS.has(word.toLowerCase()) && ++found === 2) return true;
+  for (const word of words) if (FUNCTION_WORDS.has(word.toLowerCase()) && ++found === needed) return true;
   return false;
 }
 
@@ -71,7 +76,7 @@ function joinedRuns(text: string, found: Respelling[]): void {
       to -= parts[parts.length - 1]!.length + joiner.length;
       parts = parts.slice(0, -1);
     }
-    if (parts.length >= MIN_WORDS && readsAsSentence(parts)) found.push({ from, to, words: parts.join(' ') });
+    if (parts.length >= MIN_WORDS && readsAsSentence(parts, joiner === SOFT_HYPHEN ? 3 : 2)) found.push({ from, to, words: parts.join(' ') });
     words = 0;
   };
   for (const m of text.matchAll(JOINER)) {
