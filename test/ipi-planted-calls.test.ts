@@ -121,10 +121,12 @@ describe('a planted call in a session', () => {
     const unnamed = await risk('hidden-none', `ETH/USD 3,412.55\n${line.replace('wallet_send', 'wallet_balance')}\nVolume 24h: 18B`);
     expect(named).toBeGreaterThan(unnamed + 0.1);
     // The patterns had read the raw result: each of these hid the line from them (0.89 → 0.30, allowed).
-    for (const hidden of [`\uFEFF${line}`, `\u200B${line}`, line.replace('Action', 'Ac\u200Btion'), line.replace('wallet_send', 'wallet\u2060_send'), line.replace('wallet_send', 'wallet_se\u00ADnd')]) {
+    for (const hidden of [`\uFEFF${line}`, `\u200B${line}`, line.replace('Action', 'Ac\u200Btion'), line.replace('wallet_send', 'wallet\u2060_send'), line.replace('wallet_send', 'wallet_se\u00ADnd'), line.replace('Action', 'Ac\\u200btion'), line.replace('wallet_send', 'wallet&#8203;_send'), line.replace('wallet_send', 'wallet_se&#173;nd'), line.replace('Action', '\uFF21ction')]) {
       expect(await risk(`hidden ${hidden}`, `ETH/USD 3,412.55\n${hidden}\nVolume 24h: 18B`), hidden).toBe(named);
     }
     expect(await risk('hidden NEL', `ETH/USD 3,412.55\u0085${line}\u0085Volume 24h: 18B`)).toBeGreaterThan(unnamed + 0.1);
+    // Inside a JSON string, whose line breaks are `\n` escapes: the line still starts a line.
+    expect(await risk('in JSON', JSON.stringify({ page: `ETH/USD 3,412.55\n${line}\nVolume 24h: 18B` }))).toBeGreaterThan(unnamed + 0.1);
   });
 
   it('refuses a session state whose planted calls are not hashes', () => {

@@ -1,124 +1,149 @@
+import { decodeEscapes, HAS_ESCAPE } from './escapes.js';
 import { linedWords, spacedRuns } from './joined-words.js';
 
 // The readings of a text the detector's content scorer takes the highest of, where
 // characters between words are read one way by the core and another by an agent's
 // model. Which way an author meant cannot be told from the characters, so each
-// reading is scored and the higher kept: no reading can lower a score.
+// reading is scored and the higher kept: no reading can lower a score. The text as
+// written is always the first.
 
 // Whitespace to Unicode that the core does not read as a break: U+2028, U+2029 and NEL
 // stay word bytes, the core drops a CR that no LF follows. Written between words
 // ("Ignore\u2028all\u2028previous …") they glued an injection into one word, which
-// scored 0.00 (0.36 with lone CRs). The second reading writes them as `\n`, and the
-// Ogham space mark as a space (decision 92). The text as written stays a reading: the
-// core drops a CR, so one inside a word ("Ign\rore") left it whole, and as a break it
-// split it.
-const BREAK_OR_SPACE = /[\r\u0085\u1680\u2028\u2029]/;
-const LINE_BREAKS = /[\u0085\u2028\u2029]|\r(?!\n)/g;
+// scored 0.00 (0.36 with lone CRs). A reading writes them as `\n`, and the Ogham space
+// mark as a space (decision 92). A lone CR is read both ways, in a reading of its own:
+// the core drops it, so one inside a word ("Ign\rore") leaves it whole, and as a break
+// it splits it; mixed with the others, one way would lower what the other raises.
+const UNICODE_BREAK = /[\u0085\u1680\u2028\u2029]/;
+const UNICODE_BREAKS = /[\u0085\u2028\u2029]/g;
 const OGHAM_SPACE = /\u1680/g;
+const LONE_CR = /\r(?!\n)/;
+const LONE_CRS = /\r(?!\n)/g;
 
 // Characters that render as nothing (default-ignorable and other format characters,
 // C1 controls and DEL, the braille blank), between two letters: `normalizeText` drops or
 // keeps them, so a word they split ("ig\u200Bnore") reads whole, and words they separate
-// ("Ignore\u200Ball\u200Bprevious …") read as one, 0.36 where spaces give 1.00. The third
-// reading writes each run as a space (decision 93). The soft hyphen is left out: it only
-// ever marks where a word may break, and as a space it raised hyphenated prose past
-// `medium`. Tag characters are read as the ASCII they shadow first, as normalizeText does.
-const INVISIBLE = '(?:(?!\\u00AD)[\\p{Default_Ignorable_Code_Point}\\p{Cf}\\u007F-\\u0084\\u0086-\\u009F\\u2800])';
+// ("Ignore\u200Ball\u200Bprevious …") read as one, 0.36 where spaces give 1.00. A reading
+// writes each run as a space (decision 93). The soft hyphen is left out: it marks where a
+// word may break, and as a space it raised hyphenated prose past `medium` (a run of words
+// it joins is decision 96's). Tag characters are read as the ASCII they shadow first, as
+// normalizeText does. A run is found by a plain class, its neighbours tested apart: a
+// pattern with lookarounds, or a class with the soft hyphen taken out, kept a backtrack
+// entry per character, and a run of four million overflowed the stack.
+const INVISIBLE = '[[\\p{Default_Ignorable_Code_Point}\\p{Cf}\\u007F-\\u0084\\u0086-\\u009F\\u2800]--[\\u00AD]]';
 const HAS_INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Cf}\u007F-\u0084\u0086-\u009F\u2800]/u;
-const INVISIBLE_BETWEEN_LETTERS = new RegExp(`(?<=[\\p{L}\\p{M}\\p{N}])${INVISIBLE}+(?=[\\p{L}\\p{M}\\p{N}])`, 'gu');
+const INVISIBLE_RUN = /[\p{Default_Ignorable_Code_Point}\p{Cf}\u007F-\u0084\u0086-\u009F\u2800]+/gu;
+const LETTER_BEFORE = /[\p{L}\p{M}\p{N}]$/u;
+const LETTER_AFTER = /^[\p{L}\p{M}\p{N}]/u;
+const IS_INVISIBLE = new RegExp(`^${INVISIBLE}$`, 'v');
+
+/** `text` with each run of invisible characters between two letters, marks or digits written as a space (no run with a soft hyphen). */
+function spacedInvisibles(text: string): string {
+  return text.replace(INVISIBLE_RUN, (run: string, at: number) =>
+    !run.includes('\u00AD') && LETTER_BEFORE.test(text.slice(Math.max(0, at - 2), at)) && LETTER_AFTER.test(text.slice(at + run.length, at + run.length + 2)) ? ' ' : run,
+  );
+}
 const TAGS = /[\u{E0020}-\u{E007E}]/gu;
 const asciiOfTags = (text: string): string => text.replace(TAGS, (t) => String.fromCharCode(t.codePointAt(0)! - 0xe0000));
+const DEFAULT_IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
 
-// The same characters written as escapes or entities (`\u2028` and `\r` in a JSON string,
-// `&#8203;` in HTML): the core decodes them, and so drops or keeps them as it does the
-// characters, after any reading here could see them. They are decoded first, into the
-// characters they stand for, which the two rules then read (decision 94). An escaped
-// backslash is matched as a pair of its own, so that what follows it (`\\u200b`, a
-// path's `C:\\rules`) is a word, and a run of backslashes is read once, left to right.
-// `\r` before a `\n` is half of a CRLF, which already breaks the line. A `\u` escape of
-// U+00A0–U+02FF, Latin letters that no separator but the soft hyphen (a joiner, decision
-// 96) is among, is not matched at all: most escapes in Python's JSON, which writes every
-// non-ASCII character so, are those.
-const ESCAPE = /\\\\|\\(?:u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|u(?!00(?![aA][dD])[a-fA-F]|0[12])[0-9a-fA-F]{4}|u\{[0-9a-fA-F]{1,6}\}|U[0-9a-fA-F]{8}|x[0-9a-fA-F]{2}|r(?!\\n|\n))|&#(?:[0-9]{1,7}|[xX][0-9a-fA-F]{1,6});/g;
-const HAS_ESCAPE = /\\[uUxr]|&#/;
-const IS_SEPARATOR = new RegExp(`^(?:[\\r\\u0085\\u1680\\u2028\\u2029]|${INVISIBLE})$`, 'u');
-
-/** The code point an ESCAPE match stands for (-1 for an escaped backslash). */
-function escapedCodePoint(escape: string): number {
-  if (escape === '\\\\') return -1;
-  if (escape === '\\r') return 0x0d;
-  if (escape.startsWith('&#')) return escape[2] === 'x' || escape[2] === 'X' ? parseInt(escape.slice(3), 16) : Number(escape.slice(2, -1));
-  if (escape.length === 12) return 0x10000 + ((parseInt(escape.slice(2, 6), 16) - 0xd800) << 10) + (parseInt(escape.slice(8), 16) - 0xdc00);
-  return parseInt(escape.slice(escape[2] === '{' ? 3 : 2), 16);
+/** The spaces NFKC makes ASCII spaces, which the core keeps as word bytes when it decodes them from an escape. */
+const IS_SPACE = /^[\u00A0\u2000-\u200A\u202F\u205F\u3000]$/;
+/** The joiners of decision 96 (src/ipi/joined-words.ts), as the core decodes `\/` or `&#45;`. */
+const IS_JOINER = /^[-_.+=:/\u00AD\u00B7\u2010-\u2013\u2212\u2022\u30FB\uFF65]$/;
+/** Characters whose escapes are decoded before the readings are made (decision 94). */
+function decoded(cp: number, c: string): boolean {
+  // Below U+034F only these are breaks, spaces, invisible characters or joiners: most escapes need no test.
+  if (cp < 0x80) return cp === 0x0d || cp === 0x7f || IS_JOINER.test(c);
+  if (cp < 0x34f && cp > 0xad && cp !== 0xb7) return false;
+  return UNICODE_BREAK.test(c) || IS_SPACE.test(c) || IS_INVISIBLE.test(c) || IS_JOINER.test(c);
 }
 
-/** `text` with each escape or entity of a break or an invisible character written as that character. */
-function decodeSeparators(text: string): string {
-  // A loop, not a replace callback: a text of escapes that stand for other characters (most of them) is not rebuilt.
-  let out = '';
-  let copied = 0;
-  for (const m of text.matchAll(ESCAPE)) {
-    const cp = escapedCodePoint(m[0]);
-    // Most escapes stand for a letter (Python's JSON writes every non-ASCII one so): below U+034F only CR, DEL, the
-    // C1 controls and the soft hyphen are separators, so those letters need no test.
-    if (cp < 0 || cp > 0x10ffff || (cp < 0x7f && cp !== 0x0d) || (cp >= 0xa0 && cp < 0x34f && cp !== 0xad)) continue;
-    const c = String.fromCodePoint(cp);
-    if (cp !== 0xad && !IS_SEPARATOR.test(c)) continue;
-    out += text.slice(copied, m.index) + c;
-    copied = m.index + m[0].length;
-  }
-  return copied === 0 ? text : out + text.slice(copied);
-}
-
-// Both rules concern a CR, DEL or a non-ASCII character, raw or escaped: most tool output has none, and a scan or
-// two says so.
+// Full-width forms and mathematical letters, which NFKC makes ASCII (`－`, `𝐈𝐠𝐧𝐨𝐫𝐞`): the core folds them, and
+// the joined words' reading must see them folded too.
+const HAS_COMPATIBILITY_FORM = /[\uFF00-\uFFEF\u{1D400}-\u{1D7FF}]/u;
+// Both rules concern a CR, DEL, a non-ASCII character or an escape: most tool output has none.
 const NONE_TO_READ = /^[\x00-\x0c\x0e-\x7e]*$/;
 
+/** A text's readings, and the text as the core would read its characters (see readingsOf). */
+interface Readings {
+  /** The text, then each reading that differs from it: the separators' readings first. */
+  readonly all: string[];
+  /** How many of `all` are the text and its separators' readings (decisions 92–94). */
+  readonly separated: number;
+  /** The text with escapes decoded, Unicode's breaks as `\n`, lone CRs and invisible characters dropped, NFKC-folded. */
+  readonly plain: string;
+}
+
+function readingsWithPlain(text: string): Readings {
+  const all = [text];
+  let spaces = false;
+  const escaped = HAS_ESCAPE.test(text)
+    ? decodeEscapes(text, (cp, c) => {
+        if (!decoded(cp, c)) return false;
+        if (IS_SPACE.test(c)) spaces = true;
+        return true;
+      })
+    : text;
+  if (escaped === text && NONE_TO_READ.test(text)) {
+    const joined = spacedRuns(linedWords(text));
+    if (joined !== text) all.push(joined);
+    return { all, separated: 1, plain: text };
+  }
+  // The rules read the text as written and with its escapes decoded: an escape the core drops inside a word, beside a
+  // character between words that a rule maps, must stay what the core makes of it (and the other way round).
+  let breaks = escaped;
+  for (const base of escaped === text ? [text] : [text, escaped]) {
+    breaks = UNICODE_BREAK.test(base) ? base.replace(UNICODE_BREAKS, '\n').replace(OGHAM_SPACE, ' ') : base;
+    const crs = LONE_CR.test(breaks) ? breaks.replace(LONE_CRS, '\n') : breaks;
+    // A decoded escape of a character the core drops reads as the core reads the escape: no reading of its own.
+    if (breaks !== base || (base !== text && spaces)) all.push(breaks);
+    if (crs !== breaks) all.push(crs);
+    if (!HAS_INVISIBLE.test(base)) continue;
+    for (const read of crs === breaks ? [breaks] : [breaks, crs]) {
+      const untagged = asciiOfTags(read);
+      const spaced = spacedInvisibles(untagged);
+      if (spaced !== untagged) all.push(spaced);
+    }
+  }
+  const unique = [...new Set(all)];
+  const separated = unique.length;
+  // `breaks` is now the decoded text's.
+  const core = asciiOfTags(breaks.replace(LONE_CRS, ''));
+  let plain = core.replace(DEFAULT_IGNORABLE, '');
+  if (HAS_COMPATIBILITY_FORM.test(plain)) plain = plain.normalize('NFKC');
+  // A soft hyphen joins words, and splits one: the joined words' reading takes the text both with and without it.
+  const withHyphens = core.includes('\u00AD') ? core.replace(DEFAULT_IGNORABLE, (c) => (c === '\u00AD' ? c : '')) : plain;
+  for (const base of withHyphens === plain ? [plain] : [plain, withHyphens]) {
+    const joined = spacedRuns(linedWords(base));
+    if (joined !== base && !unique.includes(joined)) unique.push(joined);
+  }
+  return { all: unique, separated, plain };
+}
+
 /**
- * `text`, then, where they differ from it, its reading with Unicode's other breaks as `\n` and its reading with
- * invisible runs between letters as spaces, each with those characters' escapes decoded, and the last of these
- * with a sentence set one word per line as one line and runs of joined words spaced.
+ * `text`, then, where they differ from it: its readings with Unicode's other breaks as `\n`, with lone CRs as `\n`,
+ * and with invisible runs between letters as spaces, each with those characters' escapes decoded (decisions
+ * 92–94); and its reading with a sentence set one word per line as one line and runs of joined words spaced
+ * (decisions 96, 97), of the text as the core reads its characters.
  */
 export function readingsOf(text: string): string[] {
-  const out: string[] = [];
-  // Words per line and joined words are read in the plainest text, where the separators' readings have made them plain.
-  const plainest = separatorReadingsOf(text, out);
-  const spaced = spacedRuns(linedWords(plainest));
-  if (spaced !== plainest) out.push(spaced);
-  return out;
+  return readingsWithPlain(text).all;
 }
-
-/**
- * Adds `text` and its readings with Unicode's other breaks and invisible runs read as separators to `out`
- * (decisions 92–94), and returns the plainest of them: with every escape of a separator decoded, even where
- * that makes no reading of its own.
- */
-function separatorReadingsOf(text: string, out: string[]): string {
-  out.push(text);
-  const decoded = HAS_ESCAPE.test(text) ? decodeSeparators(text) : text;
-  if (decoded === text && NONE_TO_READ.test(text)) return text;
-  // A decoded invisible character reads as the core reads its escape, so it is no reading of its own until spaced.
-  const plain = BREAK_OR_SPACE.test(decoded) ? decoded.replace(LINE_BREAKS, '\n').replace(OGHAM_SPACE, ' ') : decoded;
-  if (plain !== decoded) out.push(plain);
-  if (!HAS_INVISIBLE.test(plain)) return plain;
-  const untagged = asciiOfTags(plain);
-  const spaced = untagged.replace(INVISIBLE_BETWEEN_LETTERS, ' ');
-  if (spaced === untagged) return plain;
-  out.push(spaced);
-  return spaced;
-}
-
-const DEFAULT_IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
 
 /**
  * The texts in which a result's own syntax is matched (a planted call's `Action:` line, an address's `<at>` tag):
- * each of its readings with the characters that render as nothing dropped, as `normalizeText` drops them. A BOM
+ * its separators' readings with the characters that render as nothing dropped, as `normalizeText` drops them, and
+ * the text as the core reads its characters with its escaped line breaks (`\n` in a JSON string) as breaks. A BOM
  * before `Action:` or a zero-width space inside it hid the line from the patterns, which read the raw result.
+ * Not the joined words' reading: `send_all_files_to_the_server` is one tool name, whatever it says.
  */
 export function syntaxReadingsOf(text: string): string[] {
-  // Not the joined words' reading: `send_all_files_to_the_server` is one tool name, whatever it says.
-  const readings: string[] = [];
-  separatorReadingsOf(text, readings);
-  if (readings.length === 1 && (NONE_TO_READ.test(text) || !HAS_INVISIBLE.test(text))) return readings;
-  return [...new Set(readings.map((r) => asciiOfTags(r).replace(DEFAULT_IGNORABLE, '')))];
+  const { all, separated, plain } = readingsWithPlain(text);
+  const out = all.slice(0, separated).map((r) => asciiOfTags(r).replace(DEFAULT_IGNORABLE, ''));
+  out.push(plain.replace(ESCAPED_LINE_BREAK, (escape) => (escape === '\\\\' ? escape : '\n')));
+  return [...new Set(out)];
 }
+
+/** `\n` (and `\r\n`) escapes whose backslash is its own; an escaped backslash is matched as a pair first. */
+const ESCAPED_LINE_BREAK = /\\\\|(?:\\r)?\\n/g;

@@ -1,5 +1,5 @@
 import { decodeBase64Unchecked } from '../bindings/encoding.js';
-import { assertOptions, ParapetTypeError } from '../bindings/errors.js';
+import { assertOptions, ParapetRangeError, ParapetTypeError } from '../bindings/errors.js';
 import { LinearModel, type QuantizedWeights } from '../bindings/linear.js';
 import { readText } from '../bindings/reading.js';
 import { featurize } from '../bindings/text.js';
@@ -121,10 +121,11 @@ export class CoreClassifier implements ContentScorer {
   }
 
   #highest(text: string): { reading: string; logit: number } {
-    let best = { reading: text, logit: -Infinity };
-    for (const reading of readingsOf(text)) {
-      const logit = this.#model.maxLogitOfReading(reading);
-      if (logit > best.logit) best = { reading, logit };
+    const [first, ...others] = readingsOf(text);
+    let best = { reading: first!, logit: this.#model.maxLogitOfReading(first!) };
+    for (const reading of others) {
+      const logit = orSkipped(() => this.#model.maxLogitOfReading(reading));
+      if (logit !== undefined && logit > best.logit) best = { reading, logit };
     }
     return best;
   }
@@ -161,7 +162,7 @@ export class CoreClassifier implements ContentScorer {
     if (others.length === 0) return out;
     const seen = new Set(out.map((p) => p.text));
     for (const reading of others) {
-      for (const p of this.#passagesOf(reading)) {
+      for (const p of orSkipped(() => this.#passagesOf(reading)) ?? []) {
         if (seen.has(p.text)) continue;
         seen.add(p.text);
         out.push(p);
@@ -309,5 +310,19 @@ class SegmentIndex {
       if (best === undefined || s > best) best = s;
     }
     return best;
+  }
+}
+
+/**
+ * What `read` gives for a reading other than the text's own, or undefined when the reading is past the core's size
+ * limit: a camelCase run spaced grows its text, and a text near 16 MiB may grow past it. The text's own reading
+ * stands, and the core's error for it is the caller's.
+ */
+function orSkipped<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof ParapetRangeError && error.code === 'invalid-length') return undefined;
+    throw error;
   }
 }

@@ -11,17 +11,49 @@
 
 const MIN_WORDS = 4;
 const FUNCTION_WORDS = new Set(['a', 'all', 'an', 'and', 'any', 'are', 'as', 'at', 'be', 'by', 'for', 'from', 'in', 'is', 'it', 'me', 'my', 'not', 'now', 'of', 'on', 'or', 'please', 'the', 'this', 'that', 'to', 'with', 'you', 'your']);
-const JOINER = /[-_.+=:/\u00AD\u00B7\u2022\u30FB]|%20/g;
+/** A joiner: one character, up to three times (`--`, `...`), or `%20`; Unicode's hyphens and dashes, the minus sign. */
+const JOINER = /([-_.+=:/\u00AD\u00B7\u2010-\u2013\u2212\u2022\u30FB\uFF65])\1{0,2}|%20/g;
 const SOFT_HYPHEN = '\u00AD';
-/** A lowercase letter then a capital: where a camelCase word's next word starts (ASCII; the word is then tested whole). */
+/** A lowercase letter then a capital: where a camelCase word's next word starts (ASCII; the word is then split whole). */
 const HUMP = /[a-z][A-Z]/g;
-const CAMEL = /^\p{L}\p{Ll}*(?:\p{Lu}\p{Ll}+){3,}$/u;
-const HUMPS = /(?<=\p{Ll})(?=\p{Lu})/u;
 const LETTER = /\p{L}/u;
+const UPPER = /\p{Lu}/u;
+const LOWER = /\p{Ll}/u;
+/** The longest word split at its humps: a sentence in camelCase is shorter, and a longer one costs a pass for nothing. */
+const MAX_CAMEL = 512;
 
 /** Per UTF-16 code unit: 0 not yet asked, 1 a letter, 2 not one; filled as texts bring them. */
 const letterUnits = new Uint8Array(0x10000);
 for (let c = 0; c < 0x80; c++) letterUnits[c] = (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a ? 1 : 2;
+/** Per UTF-16 code unit: 0 not yet asked, 1 a capital, 2 a lowercase letter, 3 neither. */
+const caseUnits = new Uint8Array(0x10000);
+/** The case of the code unit at i (see caseUnits). */
+function caseAt(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  let known = caseUnits[c]!;
+  if (known === 0) {
+    const unit = String.fromCharCode(c);
+    known = caseUnits[c] = UPPER.test(unit) ? 1 : LOWER.test(unit) ? 2 : 3;
+  }
+  return known;
+}
+
+/** A camelCase word's parts: split before a capital after a lowercase letter, and before the last capital of a run that a lowercase letter follows (`sendAFile`: send, A, File; `HTTPServer`: HTTP, Server). */
+function camelParts(word: string): string[] {
+  const parts: string[] = [];
+  let from = 0;
+  for (let i = 1; i < word.length; i++) {
+    const before = caseAt(word, i - 1);
+    if (caseAt(word, i) !== 1) continue;
+    if (before === 2 || (before === 1 && i + 1 < word.length && caseAt(word, i + 1) === 2)) {
+      parts.push(word.slice(from, i));
+      from = i;
+    }
+  }
+  parts.push(word.slice(from));
+  return parts;
+}
+
 /** Whether the code unit at i is a letter (a surrogate pair's letters are left out; false outside the text). */
 function isLetterAt(text: string, i: number): boolean {
   if (i < 0 || i >= text.length) return false;
@@ -107,11 +139,9 @@ function camelWords(text: string, found: Respelling[]): void {
     let to = m.index + 2;
     while (isLetterAt(text, to)) to++;
     done = to;
-    if ((from > 0 && !clean(text, from - 1)) || (to < text.length && !clean(text, to))) continue;
-    const word = text.slice(from, to);
-    if (!CAMEL.test(word)) continue;
-    const parts = word.split(HUMPS);
-    if (readsAsSentence(parts)) found.push({ from, to, words: parts.join(' ') });
+    if (to - from > MAX_CAMEL || (from > 0 && !clean(text, from - 1)) || (to < text.length && !clean(text, to))) continue;
+    const parts = camelParts(text.slice(from, to));
+    if (parts.length >= MIN_WORDS && readsAsSentence(parts)) found.push({ from, to, words: parts.join(' ') });
   }
 }
 

@@ -145,7 +145,8 @@ export class IpiSession {
     if (role === 'tool') {
       // Passage by passage: a value copied from the injected paragraph of an email
       // is suspect, a value from its harmless header is not.
-      const result = this.#results++;
+      // Counted once it is read: a result the core refuses (past its size limit) changes nothing.
+      const result = this.#results;
       const added: Source[] = [];
       // The result's own syntax is matched in each of its readings, with what renders as nothing dropped.
       const syntax = syntaxReadingsOf(content);
@@ -155,6 +156,7 @@ export class IpiSession {
       // result; every other spelling survives the reading and is found passage by passage (shingleSets).
       const spelled = syntax.some((t) => AT_TAG.test(t)) ? [...new Set(syntax.flatMap(spelledEmails))] : NO_ADDRESSES;
       const passages = this.#ctx.content.passages(content);
+      this.#results++;
       // A passage charged as its result's riskiest (an address the reading left unread) asks what any of them asks.
       const chargedRequest = passages.some((p) => p.charged === true) && passages.some((p) => asksReader(p.text));
       for (const p of passages) {
