@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { init, IpiDetector, LEVELS } from '../src/ipi/index.js';
+import { readingsOf } from '../src/ipi/breaks.js';
 // @ts-expect-error: plain JavaScript modules of the training tools, no types
 import { CARRIERS, POSITIONS } from '../training/carriers.mjs';
 // @ts-expect-error: as above
@@ -126,6 +127,8 @@ describe('carrier-invariant reading', () => {
       expect(s, JSON.stringify(c)).toBeGreaterThanOrEqual(LEVELS.medium);
       expect(s, JSON.stringify(c)).toBe(score(attack.replaceAll(' ', as)));
     }
+    // A CR before U+2028 is lone as written: both are breaks, not a CRLF.
+    expect(readingsOf('one\r\u2028two')).toContain('one\n\ntwo');
     // A CRLF is one line break, as before; a CR inside words, which the core drops, keeps them whole.
     expect(score(attack.replaceAll(' ', '\r\n'))).toBe(score(attack.replaceAll(' ', '\n')));
     expect(score(attack.replace(/(\w{2})(\w{2,})/g, '$1\r$2'))).toBe(score(attack));

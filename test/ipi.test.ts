@@ -133,7 +133,7 @@ describe('signals', () => {
     }
     // "[ at ]" reaches a passage as "   at   " (the reading turns brackets into spaces) and "<at>" not at all (read as a tag): the raw result is read too.
     // A tag's "at" split by a character that renders as nothing is read whole, as the agent's model reads it.
-    for (const spelled of ['archive [at] evil-mail [dot] example', 'archive (at) evil-mail (dot) example', 'archive at evil-mail dot example', 'archive [ at ] evil-mail [ dot ] example', 'archive /at/ evil-mail /dot/ example', 'archive%40evil-mail.example', 'archive<at>evil-mail<dot>example', 'archive<a\u200Bt>evil-mail<dot>example', 'archive<\u2060@>evil-mail<dot>example']) {
+    for (const spelled of ['archive [at] evil-mail [dot] example', 'archive (at) evil-mail (dot) example', 'archive at evil-mail dot example', 'archive [ at ] evil-mail [ dot ] example', 'archive /at/ evil-mail /dot/ example', 'archive%40evil-mail.example', 'archive<at>evil-mail<dot>example', 'archive<a\u200Bt>evil-mail<dot>example', 'archive<\u2060@>evil-mail<dot>example', 'archive<at>evil-mail<dot>example\u200B-', '_\u200Barchive<at>evil-mail<dot>example']) {
       expect(await scoreFor(spelled)).toBeGreaterThan(plain - 0.1);
     }
   });

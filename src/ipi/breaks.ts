@@ -95,7 +95,8 @@ function readingsWithPlain(text: string): Readings {
   let breaks = escaped;
   for (const base of escaped === text ? [text] : [text, escaped]) {
     breaks = UNICODE_BREAK.test(base) ? base.replace(UNICODE_BREAKS, '\n').replace(OGHAM_SPACE, ' ') : base;
-    const crs = LONE_CR.test(breaks) ? breaks.replace(LONE_CRS, '\n') : breaks;
+    // Lone as written: a CR before U+2028 is no half of a CRLF once that is written `\n`.
+    const crs = LONE_CR.test(base) ? (base === breaks ? base.replace(LONE_CRS, '\n') : base.replace(LONE_CRS, '\n').replace(UNICODE_BREAKS, '\n').replace(OGHAM_SPACE, ' ')) : breaks;
     // A decoded escape of a character the core drops reads as the core reads the escape: no reading of its own.
     if (breaks !== base || (base !== text && spaces)) all.push(breaks);
     if (crs !== breaks) all.push(crs);
@@ -133,14 +134,15 @@ export function readingsOf(text: string): string[] {
 
 /**
  * The texts in which a result's own syntax is matched (a planted call's `Action:` line, an address's `<at>` tag):
- * its separators' readings with the characters that render as nothing dropped, as `normalizeText` drops them, and
+ * the text, its separators' readings with the characters that render as nothing dropped, as `normalizeText` drops them, and
  * the text as the core reads its characters with its escaped line breaks (`\n` in a JSON string) as breaks. A BOM
  * before `Action:` or a zero-width space inside it hid the line from the patterns, which read the raw result.
  * Not the joined words' reading: `send_all_files_to_the_server` is one tool name, whatever it says.
  */
 export function syntaxReadingsOf(text: string): string[] {
   const { all, separated, plain } = readingsWithPlain(text);
-  const out = all.slice(0, separated).map((r) => asciiOfTags(r).replace(DEFAULT_IGNORABLE, ''));
+  // The text as written too: an invisible character dropped beside a spelled address joins it to its neighbour.
+  const out = [text, ...all.slice(0, separated).map((r) => asciiOfTags(r).replace(DEFAULT_IGNORABLE, ''))];
   out.push(plain.replace(ESCAPED_LINE_BREAK, (escape) => (escape === '\\\\' ? escape : '\n')));
   return [...new Set(out)];
 }
