@@ -19,6 +19,8 @@ const UNICODE_BREAKS = /[\u0085\u2028\u2029]/g;
 const OGHAM_SPACE = /\u1680/g;
 const LONE_CR = /\r(?!\n)/;
 const LONE_CRS = /\r(?!\n)/g;
+/** `text` with Unicode's other line breaks as `\n` and the Ogham space as a space. */
+const unicodeBreaksRead = (text: string): string => (UNICODE_BREAK.test(text) ? text.replace(UNICODE_BREAKS, '\n').replace(OGHAM_SPACE, ' ') : text);
 
 // Characters that render as nothing (default-ignorable and other format characters,
 // C1 controls and DEL, the braille blank), between two letters: `normalizeText` drops or
@@ -92,11 +94,10 @@ function readingsWithPlain(text: string): Readings {
   }
   // The rules read the text as written and with its escapes decoded: an escape the core drops inside a word, beside a
   // character between words that a rule maps, must stay what the core makes of it (and the other way round).
-  let breaks = escaped;
   for (const base of escaped === text ? [text] : [text, escaped]) {
-    breaks = UNICODE_BREAK.test(base) ? base.replace(UNICODE_BREAKS, '\n').replace(OGHAM_SPACE, ' ') : base;
+    const breaks = unicodeBreaksRead(base);
     // Lone as written: a CR before U+2028 is no half of a CRLF once that is written `\n`.
-    const crs = LONE_CR.test(base) ? (base === breaks ? base.replace(LONE_CRS, '\n') : base.replace(LONE_CRS, '\n').replace(UNICODE_BREAKS, '\n').replace(OGHAM_SPACE, ' ')) : breaks;
+    const crs = LONE_CR.test(base) ? unicodeBreaksRead(base.replace(LONE_CRS, '\n')) : breaks;
     // A decoded escape of a character the core drops reads as the core reads the escape: no reading of its own.
     if (breaks !== base || (base !== text && spaces)) all.push(breaks);
     if (crs !== breaks) all.push(crs);
@@ -109,8 +110,7 @@ function readingsWithPlain(text: string): Readings {
   }
   const unique = [...new Set(all)];
   const separated = unique.length;
-  // `breaks` is now the decoded text's.
-  const core = asciiOfTags(breaks.replace(LONE_CRS, ''));
+  const core = asciiOfTags(unicodeBreaksRead(escaped).replace(LONE_CRS, ''));
   let plain = core.replace(DEFAULT_IGNORABLE, '');
   if (HAS_COMPATIBILITY_FORM.test(plain)) plain = plain.normalize('NFKC');
   // A soft hyphen joins words, and splits one: the joined words' reading takes the text both with and without it.
@@ -132,6 +132,9 @@ export function readingsOf(text: string): string[] {
   return readingsWithPlain(text).all;
 }
 
+/** `\n` (and `\r\n`) escapes whose backslash is its own; an escaped backslash is matched as a pair first. */
+const ESCAPED_LINE_BREAK = /\\\\|(?:\\r)?\\n/g;
+
 /**
  * The texts in which a result's own syntax is matched (a planted call's `Action:` line, an address's `<at>` tag):
  * the text, its separators' readings with the characters that render as nothing dropped, as `normalizeText` drops them, and
@@ -146,6 +149,3 @@ export function syntaxReadingsOf(text: string): string[] {
   out.push(plain.replace(ESCAPED_LINE_BREAK, (escape) => (escape === '\\\\' ? escape : '\n')));
   return [...new Set(out)];
 }
-
-/** `\n` (and `\r\n`) escapes whose backslash is its own; an escaped backslash is matched as a pair first. */
-const ESCAPED_LINE_BREAK = /\\\\|(?:\\r)?\\n/g;
