@@ -32,12 +32,12 @@ const unicodeBreaksRead = (text: string): string => (UNICODE_BREAK.test(text) ? 
 // normalizeText does. A run is found by a plain class, its neighbours tested apart: a
 // pattern with lookarounds, or a class with the soft hyphen taken out, kept a backtrack
 // entry per character, and a run of four million overflowed the stack.
-const INVISIBLE = '[[\\p{Default_Ignorable_Code_Point}\\p{Cf}\\u007F-\\u0084\\u0086-\\u009F\\u2800]--[\\u00AD]]';
-const HAS_INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Cf}\u007F-\u0084\u0086-\u009F\u2800]/u;
-const INVISIBLE_RUN = /[\p{Default_Ignorable_Code_Point}\p{Cf}\u007F-\u0084\u0086-\u009F\u2800]+/gu;
+const INVISIBLE_CLASS = '[\\p{Default_Ignorable_Code_Point}\\p{Cf}\\u007F-\\u0084\\u0086-\\u009F\\u2800]';
+const HAS_INVISIBLE = new RegExp(INVISIBLE_CLASS, 'u');
+const INVISIBLE_RUN = new RegExp(`${INVISIBLE_CLASS}+`, 'gu');
 const LETTER_BEFORE = /[\p{L}\p{M}\p{N}]$/u;
 const LETTER_AFTER = /^[\p{L}\p{M}\p{N}]/u;
-const IS_INVISIBLE = new RegExp(`^${INVISIBLE}$`, 'v');
+const IS_INVISIBLE = new RegExp(`^[${INVISIBLE_CLASS}--[\\u00AD]]$`, 'v');
 
 /** `text` with each run of invisible characters between two letters, marks or digits written as a space (no run with a soft hyphen). */
 function spacedInvisibles(text: string): string {
@@ -70,14 +70,30 @@ const NONE_TO_READ = /^[\x00-\x0c\x0e-\x7e]*$/;
 /** A text's readings, and the text as the core would read its characters (see readingsOf). */
 interface Readings {
   /** The text, then each reading that differs from it: the separators' readings first. */
-  readonly all: string[];
+  readonly all: readonly string[];
   /** How many of `all` are the text and its separators' readings (decisions 92–94). */
   readonly separated: number;
   /** The text with escapes decoded, Unicode's breaks as `\n`, lone CRs and invisible characters dropped, NFKC-folded. */
   readonly plain: string;
 }
 
+// `observe` asks for a result's readings twice, for its syntax and for its passages: the last text's are kept,
+// up to 64 KiB of it, so that no long text stays held between calls.
+const MAX_KEPT = 1 << 16;
+let lastText: string | undefined;
+let lastReadings: Readings | undefined;
+
 function readingsWithPlain(text: string): Readings {
+  if (text === lastText) return lastReadings!;
+  const readings = readingsOfText(text);
+  if (text.length <= MAX_KEPT) {
+    lastText = text;
+    lastReadings = readings;
+  }
+  return readings;
+}
+
+function readingsOfText(text: string): Readings {
   const all = [text];
   let spaces = false;
   const escaped = HAS_ESCAPE.test(text)
@@ -128,7 +144,7 @@ function readingsWithPlain(text: string): Readings {
  * 92–94); and its reading with a sentence set one word per line as one line and runs of joined words spaced
  * (decisions 96, 97), of the text as the core reads its characters.
  */
-export function readingsOf(text: string): string[] {
+export function readingsOf(text: string): readonly string[] {
   return readingsWithPlain(text).all;
 }
 
