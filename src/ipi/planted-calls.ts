@@ -10,7 +10,10 @@ const NAME_KEYS = 'name|function|function_name|tool|tool_name|action';
 const ARGUMENT_KEYS = 'arguments|args|parameters|params|input|action_input|tool_input|kwargs';
 /** How far past the name its arguments may start (the name and arguments of one object). */
 const ARGUMENTS_WITHIN = 400;
-/** Names read per result, and the keys kept for them (two each, see toolNameKeys): a session's state stays bounded. */
+/**
+ * Names kept per result, and the keys kept for them (two each, see toolNameKeys): a session's state stays bounded.
+ * `plantedCalls` reads one name more, so that a result holding more is known to (see `IpiSession`).
+ */
 export const MAX_NAMES = 8;
 export const MAX_PLANTED = 2 * MAX_NAMES;
 
@@ -34,22 +37,23 @@ const CALL_LINE = new RegExp(
 const CALL_LINE_HINT = /action\s*:|<(?:antml:)?invoke|<tool_call>|<function\s*=/i;
 
 /**
- * The tool names a text holds in call syntax, as written. Empty for almost every
- * result: the patterns need a call's shape, not just a tool's name (a list of tools
- * names them without arguments).
+ * The tool names a text holds in call syntax, as written, the first `MAX_NAMES + 1` of
+ * them. Empty for almost every result: the patterns need a call's shape, not just a
+ * tool's name (a list of tools names them without arguments).
  */
 export function plantedCalls(text: string): string[] {
   const names = new Set<string>();
+  const most = MAX_NAMES + 1;
   // Most results hold neither an arguments key nor a call line: one scan each rules them out.
   if (ARGUMENTS_KEY.test(text)) for (const m of text.matchAll(CALL_OBJECT)) {
     const after = text.slice(m.index + m[0].length, m.index + m[0].length + ARGUMENTS_WITHIN);
     if (ARGUMENTS_KEY.test(after)) names.add(m[1]!);
-    if (names.size >= MAX_NAMES) return [...names];
+    if (names.size >= most) return [...names];
   }
   if (CALL_LINE_HINT.test(text)) for (const m of text.matchAll(CALL_LINE)) {
     const name = m.slice(1).find((g) => g !== undefined);
     if (name) names.add(name);
-    if (names.size >= MAX_NAMES) break;
+    if (names.size >= most) break;
   }
   return [...names];
 }

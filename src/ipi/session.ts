@@ -51,6 +51,7 @@ interface Source {
   readonly result: number; // which tool result it came from (count of results observed before it)
   readonly request: boolean; // the line asks its reader for a change (see asksReader)
   readonly calls: readonly number[]; // tools its result names in call syntax, as toolNameHash of each toolNameKeys form (see plantedCalls)
+  readonly everyCall: boolean; // its result names more tools in call syntax than are kept: taken to name every tool
   readonly sets: Set<number>[];
 }
 
@@ -67,7 +68,7 @@ export interface SessionState {
   readonly asked?: { readonly question: boolean; readonly change: boolean };
   /** Per k, [hash, risk] of the risky passages dropped (see IpiSession); optional in state written before it. */
   readonly lost?: readonly (readonly (readonly [number, number])[])[];
-  readonly sources: readonly { readonly tool?: string; readonly score: number; readonly context: number; readonly segment?: number; readonly result: number; readonly request?: boolean; readonly calls?: readonly number[]; readonly sets: readonly (readonly number[])[] }[];
+  readonly sources: readonly { readonly tool?: string; readonly score: number; readonly context: number; readonly segment?: number; readonly result: number; readonly request?: boolean; readonly calls?: readonly number[]; readonly everyCall?: boolean; readonly sets: readonly (readonly number[])[] }[];
   readonly trusted: readonly (readonly number[])[];
   readonly words: readonly (readonly [number, number])[];
   readonly total: number;
@@ -150,8 +151,10 @@ export class IpiSession {
       const added: Source[] = [];
       // The result's own syntax is matched in each of its readings, with what renders as nothing dropped.
       const syntax = syntaxReadingsOf(content);
-      const planted = syntax.length === 1 ? plantedCalls(syntax[0]!) : [...new Set(syntax.flatMap(plantedCalls))].slice(0, MAX_NAMES);
-      const calls = planted.length === 0 ? NO_CALLS : [...new Set(planted.flatMap(toolNameKeys).map(toolNameHash))];
+      const planted = syntax.length === 1 ? plantedCalls(syntax[0]!) : [...new Set(syntax.flatMap(plantedCalls))];
+      // Past the names kept, the result names every tool: decoy calls written first must not push the real one out.
+      const everyCall = planted.length > MAX_NAMES;
+      const calls = planted.length === 0 || everyCall ? NO_CALLS : [...new Set(planted.flatMap(toolNameKeys).map(toolNameHash))];
       // Addresses spelled in markup the reading drops ("archive<at>evil<dot>example" loses its tags), found in the
       // result; every other spelling survives the reading and is found passage by passage (shingleSets).
       const spelled = syntax.some((t) => AT_TAG.test(t)) ? [...new Set(syntax.flatMap(spelledEmails))] : NO_ADDRESSES;
@@ -165,7 +168,7 @@ export class IpiSession {
         if (spelled.length > 0) addAddressesOf(sets, p.text, spelled);
         const request = asksReader(p.text) || (p.charged === true && chargedRequest);
         // One shape for every source (tool undefined when not named): a spread here cost a third of observe.
-        added.push({ tool: observation.toolName || undefined, score: p.score, context: p.context, segment: p.segment ?? p.score, result, request, calls, sets });
+        added.push({ tool: observation.toolName || undefined, score: p.score, context: p.context, segment: p.segment ?? p.score, result, request, calls, everyCall, sets });
       }
       this.#addSources(added);
     } else {
@@ -347,7 +350,7 @@ export class IpiSession {
     this.#assertLive();
     return {
       v: 1, id: this.id, calls: this.#calls, results: this.#results, firstRiskyCall: this.#firstRiskyCall, peakRisk: this.#peakRisk, asked: { ...this.#userAsked }, lost: this.#lost.map((m) => [...m]),
-      sources: this.#sources.map((s) => ({ ...(s.tool ? { tool: s.tool } : {}), score: s.score, context: s.context, segment: s.segment, result: s.result, ...(s.request ? { request: true } : {}), ...(s.calls.length > 0 ? { calls: [...s.calls] } : {}), sets: s.sets.map((set) => [...set]) })),
+      sources: this.#sources.map((s) => ({ ...(s.tool ? { tool: s.tool } : {}), score: s.score, context: s.context, segment: s.segment, result: s.result, ...(s.request ? { request: true } : {}), ...(s.calls.length > 0 ? { calls: [...s.calls] } : {}), ...(s.everyCall ? { everyCall: true } : {}), sets: s.sets.map((set) => [...set]) })),
       trusted: this.#trusted.map((set) => [...set]),
       words: [...this.#counts],
       total: this.#total,
@@ -388,8 +391,8 @@ export class IpiSession {
       session.#userAsked = { question: s.asked.question, change: s.asked.change };
     }
     session.#addSources(s.sources.map((src, i) => {
-      if (typeof src !== 'object' || src === null || !unit(src.score) || !unit(src.context) || (src.segment !== undefined && !unit(src.segment)) || !Number.isSafeInteger(src.result) || (src.tool !== undefined && typeof src.tool !== 'string') || (src.request !== undefined && typeof src.request !== 'boolean') || (src.calls !== undefined && !(Array.isArray(src.calls) && src.calls.length <= MAX_PLANTED && src.calls.every((h) => Number.isInteger(h) && h >= 0 && h <= 0xffffffff))) || !Array.isArray(src.sets) || src.sets.length !== MAX_K) bad(`"sources[${i}]" is malformed`);
-      return { tool: src.tool, score: src.score, context: src.context, segment: src.segment ?? src.score, result: src.result, request: src.request === true, calls: src.calls && src.calls.length > 0 ? [...src.calls] : NO_CALLS, sets: src.sets.map((set, k) => new Set(hashes(set, 4096, `"sources[${i}].sets[${k}]"`))) };
+      if (typeof src !== 'object' || src === null || !unit(src.score) || !unit(src.context) || (src.segment !== undefined && !unit(src.segment)) || !Number.isSafeInteger(src.result) || (src.tool !== undefined && typeof src.tool !== 'string') || (src.request !== undefined && typeof src.request !== 'boolean') || (src.calls !== undefined && !(Array.isArray(src.calls) && src.calls.length <= MAX_PLANTED && src.calls.every((h) => Number.isInteger(h) && h >= 0 && h <= 0xffffffff))) || (src.everyCall !== undefined && typeof src.everyCall !== 'boolean') || !Array.isArray(src.sets) || src.sets.length !== MAX_K) bad(`"sources[${i}]" is malformed`);
+      return { tool: src.tool, score: src.score, context: src.context, segment: src.segment ?? src.score, result: src.result, request: src.request === true, calls: src.calls && src.calls.length > 0 ? [...src.calls] : NO_CALLS, everyCall: src.everyCall === true, sets: src.sets.map((set, k) => new Set(hashes(set, 4096, `"sources[${i}].sets[${k}]"`))) };
     }));
     s.trusted.forEach((set, k) => hashes(set, SESSION_LIMITS.trustedHashes, `"trusted[${k}]"`).forEach((h) => session.#trusted[k]!.add(h)));
     for (const pair of s.words) {
@@ -494,7 +497,7 @@ export class IpiSession {
         if (inSome) for (const src of this.#sources) {
           if (!allIn(mine, src.sets[k - 1]!)) continue;
           seen = true;
-          charge(path, candidate, strength, src.score, src.context, src.segment, () => `${src.tool ?? 'a tool result'} (that line scores ${src.score.toFixed(2)}, its string ${src.segment.toFixed(2)}, its window ${src.context.toFixed(2)})`, src.request || named.some((h) => src.calls.includes(h)));
+          charge(path, candidate, strength, src.score, src.context, src.segment, () => `${src.tool ?? 'a tool result'} (that line scores ${src.score.toFixed(2)}, its string ${src.segment.toFixed(2)}, its window ${src.context.toFixed(2)})`, src.request || namesCall(src, named));
         }
         if (!seen) {
           // Copied from a risky passage the session has dropped: the least risk any of its hashes was recorded with.
@@ -542,7 +545,7 @@ export class IpiSession {
    * result holds this very call in an agent's call syntax (see plantedCalls).
    */
   #requested(verb: string | undefined, terms: readonly string[], verbTrusted: boolean, named: readonly number[]): number {
-    if (this.#sources.some((src) => src.calls.length > 0 && named.some((h) => src.calls.includes(h)))) return 1;
+    if (this.#sources.some((src) => namesCall(src, named))) return 1;
     if (terms.length === 0) return 0;
     const variants = terms.map((t) => [t, ...(SAME_ACTION[t] ?? [])].flatMap((w) => [wordHash(w), wordHash(`${w}s`)]));
     const verbs = verb !== undefined && WRITE_VERBS.has(verb) ? verbHashes(verb) : [];
@@ -702,6 +705,11 @@ const NO_ADDRESSES: readonly string[] = [];
 
 /** The planted calls of a result that holds none, shared. */
 const NO_CALLS: readonly number[] = [];
+
+/** Whether a passage's result holds a call, in call syntax, to the tool of these keys (toolNameHash of each toolNameKeys form). */
+function namesCall(src: Source, named: readonly number[]): boolean {
+  return src.everyCall || (src.calls.length > 0 && named.some((h) => src.calls.includes(h)));
+}
 
 /** A single word's hash as `shingles(…, 1)` gives it, memoised: tool names repeat call after call. */
 const wordHashes = new Map<string, number>();
