@@ -232,7 +232,8 @@ export class IpiSession {
     f('askedRead', askedRead ? 1 : 0);
     f('copiedRequest', prov.copiedRequest);
     const verbTrusted = this.#verbTrusted(verb);
-    const requested = toolTrusted ? 0 : this.#requested(verb, terms, verbTrusted, named);
+    // A call the result wrote out asks for itself even where the system's words list the tool: they name what the agent may do, not this.
+    const requested = this.#sources.some((src) => namesCall(src, named)) ? 1 : toolTrusted ? 0 : this.#requested(verb, terms, verbTrusted);
     f('requested', requested);
     f('verbTrusted', verbTrusted ? 1 : 0);
     // The change only a tool result asked for: the pattern of an injection obeyed, which pairwise products alone weigh too little.
@@ -541,11 +542,10 @@ export class IpiSession {
    * 1 when the line names every term of the tool, or names its verb while the user's
    * words name the rest ("review pull request 42", then "please merge it"); 0.5 when
    * it names only the verb ("send a link to Alice" before send_direct_message). Never
-   * for the verb alone when the user named that verb or a synonym of it. 1 too when a
-   * result holds this very call in an agent's call syntax (see plantedCalls).
+   * for the verb alone when the user named that verb or a synonym of it. (A result
+   * that holds this very call in an agent's call syntax asks for it: see `evaluate`.)
    */
-  #requested(verb: string | undefined, terms: readonly string[], verbTrusted: boolean, named: readonly number[]): number {
-    if (this.#sources.some((src) => namesCall(src, named))) return 1;
+  #requested(verb: string | undefined, terms: readonly string[], verbTrusted: boolean): number {
     if (terms.length === 0) return 0;
     const variants = terms.map((t) => [t, ...(SAME_ACTION[t] ?? [])].flatMap((w) => [wordHash(w), wordHash(`${w}s`)]));
     const verbs = verb !== undefined && WRITE_VERBS.has(verb) ? verbHashes(verb) : [];
