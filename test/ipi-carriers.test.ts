@@ -171,11 +171,20 @@ describe('carrier-invariant reading', () => {
       const mixed = attack.split(' ').map((w) => (w.includes('@') ? w : chunks(w, inside!))).join(between);
       expect(score(mixed), `${inside} inside, ${JSON.stringify(between)} between`).toBeGreaterThanOrEqual(LEVELS.medium);
     }
-    // An escaped backslash is a backslash: what follows it is read as written, not as a separator (0.00–0.33).
-    for (const escaped of ['\\\\u200b', '\\\\r', '\\\\\\\\u2028']) {
-      expect(score(attack.replaceAll(' ', escaped)), escaped).toBeLessThan(LEVELS.medium);
-      expect(score(inJson(escaped)), escaped).toBeLessThan(LEVELS.medium);
+    // An escape escaped once more (a JSON string in a JSON string, HTML escaped twice) is read as the core reads it,
+    // decoded twice, in a reading of its own (0.00–0.38 before): the pairs above leave it a word.
+    const nested = (text: string): string => JSON.stringify({ content: [{ type: 'text', text: JSON.stringify({ body: text }) }] });
+    for (const escaped of ['\\\\u200b', '\\\\r', '\\\\\\\\u2028', '&amp;#8203;']) {
+      expect(score(attack.replaceAll(' ', escaped)), escaped).toBeGreaterThanOrEqual(LEVELS.medium);
+      expect(score(inJson(escaped)), escaped).toBeGreaterThanOrEqual(LEVELS.medium);
     }
+    // As json.dumps writes them (ensure_ascii), then nested once or twice.
+    const dumped = JSON.stringify({ body: attack.replaceAll(' ', '\u200B') }).replace(/\u200B/g, '\\u200b');
+    expect(score(JSON.stringify({ text: dumped }))).toBeGreaterThanOrEqual(LEVELS.medium);
+    expect(score(nested(attack.replaceAll(' ', '\r')))).toBeGreaterThanOrEqual(LEVELS.medium);
+    expect(score(JSON.stringify({ a: nested(attack.replaceAll(' ', '\r')) }))).toBeGreaterThanOrEqual(LEVELS.medium);
+    // Where what follows an escaped backslash is a word, the text reads as written: a path is no injection.
+    expect(score(nested('Reports are in C:\\reports\\new and C:\\x41\\users.'))).toBeLessThan(LEVELS.low);
     // A CRLF written as escapes is the line break it was; a soft hyphen's escape reads as the soft hyphen.
     expect(score(inJson('\\r\\n'))).toBe(score(inJson('\\n')));
     expect(score(attack.replaceAll(' ', '&#173;'))).toBe(score(attack.replaceAll(' ', '\u00AD')));

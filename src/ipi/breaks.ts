@@ -1,4 +1,4 @@
-import { decodeEscapes, HAS_ESCAPE } from './escapes.js';
+import { decodeEscapes, HAS_ESCAPE, unnestedEscapes } from './escapes.js';
 import { linedWords, spacedRuns } from './joined-words.js';
 
 // The readings of a text the detector's content scorer takes the highest of, where
@@ -93,29 +93,40 @@ function readingsWithPlain(text: string): Readings {
   return readings;
 }
 
+/** `text` with the escapes of decision 94 decoded, and whether one of them was a space's. */
+function decodedEscapes(text: string): { readonly text: string; readonly spaces: boolean } {
+  if (!HAS_ESCAPE.test(text)) return { text, spaces: false };
+  let spaces = false;
+  const out = decodeEscapes(text, (cp, c) => {
+    if (!decoded(cp, c)) return false;
+    if (IS_SPACE.test(c)) spaces = true;
+    return true;
+  });
+  return { text: out, spaces };
+}
+
 function readingsOfText(text: string): Readings {
   const all = [text];
-  let spaces = false;
-  const escaped = HAS_ESCAPE.test(text)
-    ? decodeEscapes(text, (cp, c) => {
-        if (!decoded(cp, c)) return false;
-        if (IS_SPACE.test(c)) spaces = true;
-        return true;
-      })
-    : text;
-  if (escaped === text && NONE_TO_READ.test(text)) {
+  const { text: escaped, spaces } = decodedEscapes(text);
+  // Escapes escaped once more are decoded in a base of their own: `C:\\reports` in JSON is a path, not a CR.
+  const unnested = unnestedEscapes(text);
+  const nested = unnested === text ? undefined : decodedEscapes(unnested);
+  if (escaped === text && nested === undefined && NONE_TO_READ.test(text)) {
     const joined = spacedRuns(linedWords(text));
     if (joined !== text) all.push(joined);
     return { all, separated: 1, plain: text };
   }
   // The rules read the text as written and with its escapes decoded: an escape the core drops inside a word, beside a
   // character between words that a rule maps, must stay what the core makes of it (and the other way round).
-  for (const base of escaped === text ? [text] : [text, escaped]) {
+  const bases = [{ text, spaces: false }];
+  if (escaped !== text) bases.push({ text: escaped, spaces });
+  if (nested !== undefined && nested.text !== escaped && nested.text !== unnested) bases.push(nested);
+  for (const { text: base, spaces: decodedSpace } of bases) {
     const breaks = unicodeBreaksRead(base);
     // Lone as written: a CR before U+2028 is no half of a CRLF once that is written `\n`.
     const crs = LONE_CR.test(base) ? unicodeBreaksRead(base.replace(LONE_CRS, '\n')) : breaks;
     // A decoded escape of a character the core drops reads as the core reads the escape: no reading of its own.
-    if (breaks !== base || (base !== text && spaces)) all.push(breaks);
+    if (breaks !== base || decodedSpace) all.push(breaks);
     if (crs !== breaks) all.push(crs);
     if (!HAS_INVISIBLE.test(base)) continue;
     for (const read of crs === breaks ? [breaks] : [breaks, crs]) {

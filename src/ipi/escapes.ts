@@ -12,6 +12,20 @@
 const ESCAPE = /\\\\|\\(?:u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|u(?!00(?![aA][0dD]|[bB]7)[a-fA-F]|0[12])[0-9a-fA-F]{4}|u\{[0-9a-fA-F]{1,6}\}|U[0-9a-fA-F]{8}|x[0-9a-fA-F]{2}|r(?!\\n|\n)|\/)|&#(?:[0-9]{1,7}|[xX][0-9a-fA-F]{1,6});/g;
 export const HAS_ESCAPE = /\\[uUxr/]|&#/;
 
+// A JSON string inside a JSON string (a tool's JSON text in an MCP result, Python's `json.dumps`, which writes
+// every non-ASCII character as `\uXXXX`, inside a framework's JSON) writes an escape's backslash escaped
+// (`\\u200b`, `\\r`), and HTML escaped twice writes an entity's ampersand so (`&amp;#8203;`). The core decodes
+// both JSON levels and drops what they stand for, and leaves `& 8203;` glued to the next word, where the pairs
+// above read a word: the separator glued the injection again (0.00–0.38, allowed). A run of backslashes or an
+// `&amp;` right before such an escape is read as one.
+const NESTED_ESCAPE = /\\{2,}(?=u[0-9a-fA-F]{4}|u\{|U[0-9a-fA-F]{8}|x[0-9a-fA-F]{2}|r|\/)|&amp;(?=#(?:[0-9]{1,7}|[xX][0-9a-fA-F]{1,6});)/g;
+const HAS_NESTED_ESCAPE = /\\\\[uUxr/]|&amp;#/;
+
+/** `text` with escapes escaped once more (a nested JSON string's, HTML escaped twice) written as escapes; `text` itself when it holds none. */
+export function unnestedEscapes(text: string): string {
+  return HAS_NESTED_ESCAPE.test(text) ? text.replace(NESTED_ESCAPE, (run) => (run[0] === '&' ? '&' : '\\')) : text;
+}
+
 /** The code point an ESCAPE match stands for (-1 for an escaped backslash). */
 function escapedCodePoint(escape: string): number {
   if (escape === '\\\\') return -1;
