@@ -13,6 +13,7 @@ export { MODE_TEXT, MODE_JSON, MODE_AUTO, MAX_SHINGLE_K, featurize, featurizeCap
 export { linearLogit, maxLogitRanges, widenInt8 } from './linear';
 export { MAX_READING_INPUT, readingCapacity, reading } from './reading';
 export { readingRanges } from './ranges';
+export { letterLayer } from './letters';
 
 /** First byte past the module's static data: the bindings' arena starts here. */
 export function heapBase(): usize {
@@ -20,4 +21,4 @@ export function heapBase(): usize {
 }
 
 /** Bumped whenever an export's meaning changes, so bindings refuse a stale core.wasm. */
-export const ABI_VERSION: u32 = 6;
+export const ABI_VERSION: u32 = 7;

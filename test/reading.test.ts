@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { init, LinearModel, normalizeText, ParapetRangeError, ParapetStateError, ParapetTypeError, readingRanges, readText } from '../src/index.js';
 import { getArena, getCore, heapU32, heapU8 } from '../src/bindings/instance.js';
-import { MAX_READING_BYTES } from '../src/bindings/reading.js';
+import { foldLetters, MAX_READING_BYTES } from '../src/bindings/reading.js';
 import { foldOf, labelHash, ranges as referenceRanges, read as referenceRead } from './helpers/reading-reference.mjs';
 
 // The carriers and the catalogue are plain JavaScript shared with the training
@@ -510,6 +510,16 @@ describe('the letter layer', () => {
     // In prose as in a string, and the reference reads them alike.
     expect(readText('say \\udb40\\udc48\\udb40\\udc49 now').text).toBe('say HI now');
     expectParity(encoder.encode('say \\udb40\\udc48\\udb40\\udc49 now \\udb40\\udc7f'), 'escaped tags in prose');
+  });
+
+  it('runs alone through foldLetters: look-alikes folded, the syntax of the text kept', () => {
+    expect(foldLetters('{"n\u0430me": "s\u0435nd_money", "\u0430rguments": {}}')).toBe('{"name": "send_money", "arguments": {}}');
+    expect(foldLetters('\u0410ction: \u0405END_MONEY\n\u043f\u0440\u0438\u0432\u0435\u0442')).toBe('Action: SEND_MONEY\n\u043f\u0440\u0438\u0432\u0435\u0442');
+    expect(foldLetters('іgnоrе раураl ΑΙ λόγος привет')).toBe(readText('іgnоrе раураl ΑΙ λόγος привет').text);
+    // A newline table as long as the text, and a text that is ASCII, are returned whole.
+    expect(foldLetters(`${'\n'.repeat(5000)}\u0430b`)).toBe(`${'\n'.repeat(5000)}ab`);
+    expect(foldLetters('plain <at> ASCII')).toBe('plain <at> ASCII');
+    expect(() => foldLetters(7 as unknown as string)).toThrow(ParapetTypeError);
   });
 
   it('folds every look-alike in the table as the reference does', () => {

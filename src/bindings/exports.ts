@@ -49,13 +49,14 @@ export interface CoreExports {
   readingCapacity(len: number): number;
   reading(ptr: number, len: number, region: number, cap: number): number;
   readingRanges(region: number): number;
+  letterLayer(ptr: number, len: number, newlines: number): number;
 }
 
 /**
  * The ABI this build of the bindings speaks; core.wasm must report the same.
  * The one number the bindings hold themselves: it is what they check the core against.
  */
-export const EXPECTED_ABI_VERSION = 6;
+export const EXPECTED_ABI_VERSION = 7;
 
 /**
  * Numbers the core defines and the bindings must agree with, read from its

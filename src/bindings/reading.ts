@@ -139,6 +139,30 @@ export function readText(text: string): Reading {
   return { text: string, segments: offsets, unreadReferences: s.unreadReferences };
 }
 
+/**
+ * `text` through the reading's letter layer alone (assembly/letters.ts): look-alike
+ * letters folded in the words that mix them with ASCII letters or hold nothing else
+ * ("Аction" with a Cyrillic А is "Action"), and letter-spaced words joined. Nothing
+ * else of the reading: markup, keys, quotes and escapes stay as written, so a text's
+ * own syntax can be matched in it. `text` itself when it is ASCII.
+ */
+export function foldLetters(text: string): string {
+  if (typeof text !== 'string') throw new ParapetTypeError(`"text" must be a string, got ${describe(text)}`);
+  if (!NON_ASCII.test(text)) return text;
+  if (text.length > MAX_READING_BYTES) throw tooLong(`${text.length} or more`);
+  let newlines = 0;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) newlines++;
+  // The text's UTF-8, then the layer's table of where each newline lands (a u32 each, and one more).
+  const max = text.length * 3;
+  const table = (max + 7) & ~3;
+  const ptr = scratch(table + (newlines + 1) * 4);
+  const { written } = encoder.encodeInto(text, heapU8().subarray(ptr, ptr + max));
+  const length = getCore().letterLayer(ptr, written, ptr + table) >>> 0;
+  return decoder.decode(heapU8().subarray(ptr, ptr + length));
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
+
 /** The reading of `text` and the ranges of it the classifier scores. */
 export function readingRanges(text: string): ReadingRanges {
   const s = stageReading(text, true);

@@ -1,3 +1,4 @@
+import { foldLetters } from '../bindings/reading.js';
 import { decodeEscapes, HAS_ESCAPE, unnestedEscapes } from './escapes.js';
 import { linedWords, spacedRuns } from './joined-words.js';
 
@@ -159,13 +160,19 @@ export function readingsOf(text: string): readonly string[] {
   return readingsWithPlain(text).all;
 }
 
+// A letter that may be a look-alike of an ASCII one (assembly/confusables.generated.ts has none below U+0131), but
+// for Chinese, Japanese and Korean, whose texts run Latin words into theirs.
+const MAYBE_LOOK_ALIKE = '[\\p{L}--[\\x00-\\u0130\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}]]';
+const LOOK_ALIKE_BESIDE_ASCII = new RegExp(`[A-Za-z]${MAYBE_LOOK_ALIKE}|${MAYBE_LOOK_ALIKE}[A-Za-z]`, 'v');
+
 /** `\n` (and `\r\n`) escapes whose backslash is its own; an escaped backslash is matched as a pair first. */
 const ESCAPED_LINE_BREAK = /\\\\|(?:\\r)?\\n/g;
 
 /**
  * The texts in which a result's own syntax is matched (a planted call's `Action:` line, an address's `<at>` tag):
- * the text, its separators' readings with the characters that render as nothing dropped, as `normalizeText` drops them, and
- * the text as the core reads its characters with its escaped line breaks (`\n` in a JSON string) as breaks. A BOM
+ * the text, its separators' readings with the characters that render as nothing dropped, as `normalizeText` drops them,
+ * the text as the core reads its characters with its escaped line breaks (`\n` in a JSON string) as breaks, and that
+ * with look-alike letters folded (`foldLetters`). A BOM
  * before `Action:` or a zero-width space inside it hid the line from the patterns, which read the raw result.
  * Not the joined words' reading: `send_all_files_to_the_server` is one tool name, whatever it says.
  */
@@ -173,6 +180,10 @@ export function syntaxReadingsOf(text: string): string[] {
   const { all, separated, plain } = readingsWithPlain(text);
   // The text as written too: an invisible character dropped beside a spelled address joins it to its neighbour.
   const out = [text, ...all.slice(0, separated).map((r) => asciiOfTags(r).replace(DEFAULT_IGNORABLE, ''))];
-  out.push(plain.replace(ESCAPED_LINE_BREAK, (escape) => (escape === '\\\\' ? escape : '\n')));
+  const core = plain.replace(ESCAPED_LINE_BREAK, (escape) => (escape === '\\\\' ? escape : '\n'));
+  out.push(core);
+  // And with look-alike letters folded as the core folds them (`\u0410ction:` with a Cyrillic A, `<\u0430t>`), when a
+  // word mixes ASCII letters with letters that may be look-alikes: a pass costs 30–90 µs on 4 KiB.
+  if (LOOK_ALIKE_BESIDE_ASCII.test(core)) out.push(foldLetters(core));
   return [...new Set(out)];
 }

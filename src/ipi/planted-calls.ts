@@ -17,10 +17,16 @@ const ARGUMENTS_WITHIN = 400;
 export const MAX_NAMES = 8;
 export const MAX_PLANTED = 2 * MAX_NAMES;
 
+/** Characters that render as nothing or as a blank inside a word: default-ignorable and format characters (tags too), C1 controls, the braille blank. */
+const RENDERS_AS_NOTHING = '\\p{Default_Ignorable_Code_Point}\\p{Cf}\\u0080-\\u009F\\u2800';
+const IN_NAME_UNSEEN = new RegExp(`[\\p{M}${RENDERS_AS_NOTHING}]`, 'gu');
+
 // A quote may be escaped once or more: a call object serialised into a JSON string.
 const Q = `\\\\*["']`;
-const NAME = '([A-Za-z_][\\w.-]{0,79})';
-const CALL_OBJECT = new RegExp(`${Q}(?:${NAME_KEYS})${Q}\\s*[:=]\\s*${Q}${NAME}${Q}`, 'gi');
+// A name may hold letters of any script, marks and characters that render as nothing or blank: `toolNameKeys`
+// reads it as an agent's model would (`se\u0301nd` is `send`), and look-alikes are folded in a reading of their own.
+const NAME = `([\\p{L}_][\\p{L}\\p{M}\\p{N}_.\\-${RENDERS_AS_NOTHING}]{0,79})`;
+const CALL_OBJECT = new RegExp(`${Q}(?:${NAME_KEYS})${Q}\\s*[:=]\\s*${Q}${NAME}${Q}`, 'giu');
 const ARGUMENTS_KEY = new RegExp(`${Q}(?:${ARGUMENT_KEYS})${Q}\\s*[:=]`, 'i');
 /** ReAct (`Action: send_money`, a line of its own) and the tags of tool-calling chat formats. */
 const CALL_LINE = new RegExp(
@@ -30,7 +36,7 @@ const CALL_LINE = new RegExp(
     `<tool_call>\\s*\\{?\\s*${Q}?name${Q}?\\s*:\\s*${Q}${NAME}${Q}`,
     `<function\\s*=\\s*${Q}?${NAME}`,
   ].join('|'),
-  'gim',
+  'gimu',
 );
 
 /** What every CALL_LINE match holds. */
@@ -64,10 +70,20 @@ export function plantedCalls(text: string): string[] {
  * `wallet_send` is `wallet.send` and `mcp__bank__send_money` is `send_money`.
  */
 export function toolNameKeys(name: string): string[] {
-  const plain = plainToolName(name);
-  const joined = name.toLowerCase().replace(/[^a-z0-9]+/g, '');
+  const seen = seenName(name);
+  const plain = plainToolName(seen);
+  const joined = seen.toLowerCase().replace(/[^a-z0-9]+/g, '');
   return joined === plain || joined.length === 0 ? [plain] : [plain, joined];
 }
+
+/**
+ * A name as it renders: compatibility forms folded, and marks and the characters that render as nothing or blank
+ * dropped (`s\u00E9\u200Bnd` is `send`). The names agents call are ASCII: most names never leave the first test.
+ */
+function seenName(name: string): string {
+  return NON_ASCII.test(name) ? name.normalize('NFKD').replace(IN_NAME_UNSEEN, '') : name;
+}
+const NON_ASCII = /[^\x00-\x7f]/;
 
 /**
  * A tool's name without the server or toolkit that namespaces it, lowercased:
