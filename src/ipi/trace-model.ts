@@ -39,10 +39,10 @@ export type TraceFeature = (typeof TRACE_FEATURES)[number];
  * Features that are scores of what the session read: evidence of an injection,
  * never evidence against one. A fit over pairwise products learns to explain away
  * (once a request line alone marks a call, a high session risk adds little, and a
- * product's weight goes negative), so more risk can lower a call's score. Not
- * below zero risk: `TraceModel` scores a call no lower than the same call with these
- * at zero, so a blatant injection scores its call at least as high as one that
- * reads as nothing at all.
+ * product's weight goes negative), so more risk can lower a call's score. Not in
+ * `TraceModel`: it scores a call as the highest the fit gives with each of these
+ * anywhere between zero and its value, so that no risk read, and no reading that
+ * raises one, lowers a call's score.
  */
 export const TRACE_RISK_FEATURES: readonly TraceFeature[] = ['content', 'copiedRisk', 'copiedContext', 'copiedSegment', 'sessionRisk', 'recentRisk', 'afterRisky'];
 const RISK_INDEXES = TRACE_RISK_FEATURES.map((f) => TRACE_FEATURES.indexOf(f));
@@ -82,8 +82,12 @@ function assertTraceModelFile(m: unknown): asserts m is TraceModelFile {
 }
 
 /**
- * Logistic regression over the features and their pairwise products, floored at
- * the same call with the session's risk at zero (`TRACE_RISK_FEATURES`).
+ * Logistic regression over the features and their pairwise products, read as
+ * rising in the session's risk (`TRACE_RISK_FEATURES`): the highest logit over the
+ * calls whose risk features each lie between zero and the call's own. The fit is
+ * linear in each feature when the others are fixed (a product of two features is
+ * its only way to combine them), so that highest is at a corner: each risk feature
+ * at zero or at its value, at most 2^7 of them, read from one pass over the weights.
  */
 export class TraceModel implements TraceScorer {
   readonly #m: TraceModelFile;
@@ -91,6 +95,8 @@ export class TraceModel implements TraceScorer {
   readonly #pairI: Int32Array;
   readonly #pairJ: Int32Array;
   readonly #pairW: Float64Array;
+  /** The weight of each product, indexed [i * F + j] both ways round (a square's on the diagonal): for the corners. */
+  readonly #pairMatrix: Float64Array;
 
   constructor(model: TraceModelFile = TRACE_MODEL) {
     assertTraceModelFile(model);
@@ -101,12 +107,16 @@ export class TraceModel implements TraceScorer {
     this.#pairI = Int32Array.from(model.pairs, (p) => p[0]);
     this.#pairJ = Int32Array.from(model.pairs, (p) => p[1]);
     this.#pairW = Float64Array.from(model.pairs, (p) => p[2]);
+    const n = TRACE_FEATURES.length;
+    this.#pairMatrix = new Float64Array(n * n);
+    for (const [i, j, w] of model.pairs) {
+      this.#pairMatrix[i * n + j] = this.#pairMatrix[i * n + j]! + w;
+      if (i !== j) this.#pairMatrix[j * n + i] = this.#pairMatrix[j * n + i]! + w;
+    }
   }
 
   logit(x: ArrayLike<number>): number {
-    const asRead = this.#linear(x);
-    const riskless = withoutRisk(x);
-    return riskless ? Math.max(asRead, this.#linear(riskless)) : asRead;
+    return this.#highestCorner(x).logit;
   }
 
   /** The call's score on the detector's scale. */
@@ -131,10 +141,56 @@ export class TraceModel implements TraceScorer {
     return out;
   }
 
-  /** The call as scored: as it is, or with the session's risk at zero when that scores higher. */
+  /** The call as scored: the corner that scores highest (the call as it is when none scores higher). */
   #read(x: ArrayLike<number>): ArrayLike<number> {
-    const riskless = withoutRisk(x);
-    return riskless && this.#linear(riskless) > this.#linear(x) ? riskless : x;
+    const { corner } = this.#highestCorner(x);
+    if (corner === FULL_CORNER) return x;
+    const y = Float64Array.from(x);
+    RISK_INDEXES.forEach((r, k) => void ((corner & (1 << k)) === 0 && (y[r] = 0)));
+    return y;
+  }
+
+  /**
+   * The highest logit over the corners (each risk feature at zero or at its value), and which: bit k of `corner`
+   * set when `RISK_INDEXES[k]` is at its value. With the risk features held apart the fit reads
+   * base + Σ a_r·x_r + Σ w_rs·x_r·x_s, each a_r folding in the products with the features held fixed.
+   */
+  #highestCorner(x: ArrayLike<number>): { logit: number; corner: number } {
+    const on = RISK_INDEXES.filter((r) => x[r] !== 0);
+    const asRead = this.#linear(x);
+    if (on.length === 0) return { logit: asRead, corner: FULL_CORNER };
+    const n = TRACE_FEATURES.length;
+    const m = this.#pairMatrix;
+    const held = Float64Array.from(x);
+    for (const r of on) held[r] = 0;
+    const base = this.#linear(held);
+    // a_r·x_r: feature r's weight and its products with every feature held, and its square, at its value.
+    const gain = on.map((r) => {
+      let a = this.#m.weights[r]! + m[r * n + r]! * x[r]!;
+      for (let j = 0; j < n; j++) if (j !== r) a += m[r * n + j]! * held[j]!;
+      return a * x[r]!;
+    });
+    const all = (1 << on.length) - 1;
+    let best = asRead;
+    let bestSubset = all;
+    for (let subset = 0; subset < all; subset++) {
+      let z = base;
+      for (let k = 0; k < on.length; k++) {
+        if ((subset & (1 << k)) === 0) continue;
+        z += gain[k]!;
+        const rk = on[k]!;
+        for (let l = k + 1; l < on.length; l++) if ((subset & (1 << l)) !== 0) z += m[rk * n + on[l]!]! * x[rk]! * x[on[l]!]!;
+      }
+      if (z > best) {
+        best = z;
+        bestSubset = subset;
+      }
+    }
+    if (bestSubset === all) return { logit: best, corner: FULL_CORNER };
+    // As bits over RISK_INDEXES: a feature at zero in the call is at its value in every corner.
+    let corner = FULL_CORNER;
+    on.forEach((r, k) => void ((bestSubset & (1 << k)) === 0 && (corner &= ~(1 << RISK_INDEXES.indexOf(r)))));
+    return { logit: best, corner };
   }
 
   #linear(x: ArrayLike<number>): number {
@@ -149,10 +205,5 @@ export class TraceModel implements TraceScorer {
   }
 }
 
-/** `x` with the risk features at zero, or undefined when they are zero already. */
-function withoutRisk(x: ArrayLike<number>): Float64Array | undefined {
-  if (RISK_INDEXES.every((i) => x[i] === 0)) return undefined;
-  const riskless = Float64Array.from(x);
-  for (const i of RISK_INDEXES) riskless[i] = 0;
-  return riskless;
-}
+/** The corner with every risk feature at its value: the call as it is. */
+const FULL_CORNER = (1 << RISK_INDEXES.length) - 1;
