@@ -183,6 +183,10 @@ describe('carrier-invariant reading', () => {
     expect(score(JSON.stringify({ text: dumped }))).toBeGreaterThanOrEqual(LEVELS.medium);
     expect(score(nested(attack.replaceAll(' ', '\r')))).toBeGreaterThanOrEqual(LEVELS.medium);
     expect(score(JSON.stringify({ a: nested(attack.replaceAll(' ', '\r')) }))).toBeGreaterThanOrEqual(LEVELS.medium);
+    // A long run of backslashes is read in linear time (a hang guard: tried from each backslash, 2^17 cost 19 s).
+    const started = performance.now();
+    expect(score(`\\\\u0041 ${'\\'.repeat(1 << 17)}z`)).toBeLessThan(LEVELS.low);
+    expect(performance.now() - started).toBeLessThan(5_000);
     // Where what follows an escaped backslash is a word, the text reads as written: a path is no injection.
     expect(score(nested('Reports are in C:\\reports\\new and C:\\x41\\users.'))).toBeLessThan(LEVELS.low);
     // A CRLF written as escapes is the line break it was; a soft hyphen's escape reads as the soft hyphen.

@@ -163,10 +163,13 @@ export function readingsOf(text: string): readonly string[] {
 // A letter that may be a look-alike of an ASCII one (assembly/confusables.generated.ts has none below U+0131), but
 // for Chinese, Japanese and Korean, whose texts run Latin words into theirs.
 const MAYBE_LOOK_ALIKE = '[\\p{L}--[\\x00-\\u0130\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}]]';
-const LOOK_ALIKE_BESIDE_ASCII = new RegExp(`[A-Za-z]${MAYBE_LOOK_ALIKE}|${MAYBE_LOOK_ALIKE}[A-Za-z]`, 'v');
+const HAS_LOOK_ALIKE = new RegExp(MAYBE_LOOK_ALIKE, 'v');
 
 /** `\n` (and `\r\n`) escapes whose backslash is its own; an escaped backslash is matched as a pair first. */
 const ESCAPED_LINE_BREAK = /\\\\|(?:\\r)?\\n/g;
+/** `\n` (and `\r\n`) escapes whose backslash is escaped once or more, from a run's first backslash. */
+const NESTED_LINE_BREAK = /(?<!\\)\\+(?:r\\+)?n/g;
+const NESTED_LINE_BREAK_HINT = /\\\\n/;
 
 /**
  * The texts in which a result's own syntax is matched (a planted call's `Action:` line, an address's `<at>` tag):
@@ -182,8 +185,10 @@ export function syntaxReadingsOf(text: string): string[] {
   const out = [text, ...all.slice(0, separated).map((r) => asciiOfTags(r).replace(DEFAULT_IGNORABLE, ''))];
   const core = plain.replace(ESCAPED_LINE_BREAK, (escape) => (escape === '\\\\' ? escape : '\n'));
   out.push(core);
-  // And with look-alike letters folded as the core folds them (`\u0410ction:` with a Cyrillic A, `<\u0430t>`), when a
-  // word mixes ASCII letters with letters that may be look-alikes: a pass costs 30–90 µs on 4 KiB.
-  if (LOOK_ALIKE_BESIDE_ASCII.test(core)) out.push(foldLetters(core));
+  // A JSON string in a JSON string writes its line breaks with their backslash escaped (`\\n`): read as breaks too.
+  if (NESTED_LINE_BREAK_HINT.test(core)) out.push(core.replace(NESTED_LINE_BREAK, '\n'));
+  // And with look-alike letters folded as the core folds them (`\u0410ction:` with a Cyrillic A, `<\u0430t>`, a name
+  // of nothing but look-alikes), when a letter may be one: a pass costs 30–90 µs on 4 KiB of Greek or Cyrillic.
+  if (HAS_LOOK_ALIKE.test(core)) out.push(foldLetters(core));
   return [...new Set(out)];
 }

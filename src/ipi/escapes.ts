@@ -17,8 +17,9 @@ export const HAS_ESCAPE = /\\[uUxr/]|&#/;
 // (`\\u200b`, `\\r`), and HTML escaped twice writes an entity's ampersand so (`&amp;#8203;`). The core decodes
 // both JSON levels and drops what they stand for, and leaves `& 8203;` glued to the next word, where the pairs
 // above read a word: the separator glued the injection again (0.00–0.38, allowed). A run of backslashes or an
-// `&amp;` right before such an escape is read as one.
-const NESTED_ESCAPE = /\\{2,}(?=u[0-9a-fA-F]{4}|u\{|U[0-9a-fA-F]{8}|x[0-9a-fA-F]{2}|r|\/)|&amp;(?=#(?:[0-9]{1,7}|[xX][0-9a-fA-F]{1,6});)/g;
+// `&amp;` right before such an escape is read as one, from the run's first backslash: tried from each, a long run
+// cost its length squared.
+const NESTED_ESCAPE = /(?<!\\)\\{2,}(?=u[0-9a-fA-F]{4}|u\{|U[0-9a-fA-F]{8}|x[0-9a-fA-F]{2}|r|\/)|&amp;(?=#(?:[0-9]{1,7}|[xX][0-9a-fA-F]{1,6});)/g;
 const HAS_NESTED_ESCAPE = /\\\\[uUxr/]|&amp;#/;
 
 /** `text` with escapes escaped once more (a nested JSON string's, HTML escaped twice) written as escapes; `text` itself when it holds none. */

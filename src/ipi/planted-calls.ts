@@ -8,60 +8,83 @@
 const NAME_KEYS = 'name|function|function_name|tool|tool_name|action';
 /** Keys that carry a call's arguments; one must follow the name for an object to read as a call. */
 const ARGUMENT_KEYS = 'arguments|args|parameters|params|input|action_input|tool_input|kwargs';
+/**
+ * The keys only call formats use (OpenAI's and LangChain's): a `name` beside `params` or `input` is as often an
+ * event, a GraphQL field or a container in ordinary data, so only these count towards naming every tool.
+ */
+const CALL_ONLY_KEYS = new Set(['function', 'function_name', 'tool', 'tool_name', 'action', 'arguments', 'action_input', 'tool_input']);
 /** How far past the name its arguments may start (the name and arguments of one object). */
 const ARGUMENTS_WITHIN = 400;
 /**
  * Names kept per result, and the keys kept for them (two each, see toolNameKeys): a session's state stays bounded.
- * `plantedCalls` reads one name more, so that a result holding more is known to (see `IpiSession`).
+ * `plantedCalls` reads one name more of each kind, so that a result holding more is known to (see `IpiSession`).
  */
 export const MAX_NAMES = 8;
 export const MAX_PLANTED = 2 * MAX_NAMES;
 
-/** Characters that render as nothing or as a blank inside a word: default-ignorable and format characters (tags too), C1 controls, the braille blank. */
-const RENDERS_AS_NOTHING = '\\p{Default_Ignorable_Code_Point}\\p{Cf}\\u0080-\\u009F\\u2800';
+/** Characters that render as nothing or as a blank inside a word: default-ignorable and format characters (tags too), C0 and C1 controls but the line's, DEL, the braille blank. */
+const RENDERS_AS_NOTHING = '\\p{Default_Ignorable_Code_Point}\\p{Cf}\\u0000-\\u0008\\u000E-\\u001F\\u007F-\\u009F\\u2800';
 const IN_NAME_UNSEEN = new RegExp(`[\\p{M}${RENDERS_AS_NOTHING}]`, 'gu');
 
-// A quote may be escaped once or more: a call object serialised into a JSON string.
-const Q = `\\\\*["']`;
+// A quote may be escaped once or more: a call object serialised into a JSON string. Only from a run's first
+// backslash: tried from each, a long run cost its length squared.
+const Q = `(?<!\\\\)\\\\*["']`;
 // A name may hold letters of any script, marks and characters that render as nothing or blank: `toolNameKeys`
 // reads it as an agent's model would (`se\u0301nd` is `send`), and look-alikes are folded in a reading of their own.
 const NAME = `([\\p{L}_][\\p{L}\\p{M}\\p{N}_.\\-${RENDERS_AS_NOTHING}]{0,79})`;
-const CALL_OBJECT = new RegExp(`${Q}(?:${NAME_KEYS})${Q}\\s*[:=]\\s*${Q}${NAME}${Q}`, 'giu');
-const ARGUMENTS_KEY = new RegExp(`${Q}(?:${ARGUMENT_KEYS})${Q}\\s*[:=]`, 'i');
+const CALL_OBJECT = new RegExp(`${Q}(${NAME_KEYS})${Q}\\s*[:=]\\s*${Q}${NAME}${Q}`, 'giu');
+const ARGUMENTS_KEY = new RegExp(`${Q}(${ARGUMENT_KEYS})${Q}\\s*[:=]`, 'i');
+/** Where a line starts for an agent's model: a line break, an HTML line or block, an escaped line feed, \v or \f. */
+const LINE_START = `(?:^|<(?:br|p|div|li)\\b[^>\\n]{0,200}>|&#(?:10|13|[xX]0{0,4}[aAdD]);|[\\v\\f])`;
 /** ReAct (`Action: send_money`, a line of its own) and the tags of tool-calling chat formats. */
 const CALL_LINE = new RegExp(
   [
-    `^[ \\t>*#-]*action\\s*:\\s*\`?${NAME}\`?[ \\t]*(?:\\(.*)?$`,
+    // `Action: x(…)`, `**Action:** x {…}`, `1. Action: "x"`, to the line's end or a tag.
+    `${LINE_START}[ \\t>*#-]*(?:\\d{1,3}[.)][ \\t]*)?action\\**[ \\t]*:[ \\t]*\\**[ \\t]*[\`"']?${NAME}[\`"']?[ \\t]*(?:[({].*)?(?:$|<)`,
     `<(?:antml:)?invoke\\s+name\\s*=\\s*${Q}${NAME}${Q}`,
-    `<tool_call>\\s*\\{?\\s*${Q}?name${Q}?\\s*:\\s*${Q}${NAME}${Q}`,
+    `<tool_call>\\s*(?:\\{\\s*)?${Q}?name${Q}?\\s*:\\s*${Q}${NAME}${Q}`,
     `<function\\s*=\\s*${Q}?${NAME}`,
   ].join('|'),
   'gimu',
 );
 
 /** What every CALL_LINE match holds. */
-const CALL_LINE_HINT = /action\s*:|<(?:antml:)?invoke|<tool_call>|<function\s*=/i;
+const CALL_LINE_HINT = /action\**\s*:|<(?:antml:)?invoke|<tool_call>|<function\s*=/i;
+
+/** The tool names a text holds in call syntax, as written: in the syntax only calls use, and in keys data uses too. */
+export interface PlantedCalls {
+  /** Names in call lines, call tags, and objects with a key only calls use (`CALL_ONLY_KEYS`): the first `MAX_NAMES + 1`. */
+  readonly calls: string[];
+  /** Names in objects of a `name` and a generic arguments key (`params`, `input`, …), not among `calls`: the first `MAX_NAMES + 1`. */
+  readonly callShaped: string[];
+}
 
 /**
- * The tool names a text holds in call syntax, as written, the first `MAX_NAMES + 1` of
- * them. Empty for almost every result: the patterns need a call's shape, not just a
- * tool's name (a list of tools names them without arguments).
+ * The tool names a text holds in call syntax. Empty for almost every result: the
+ * patterns need a call's shape, not just a tool's name (a list of tools names them
+ * without arguments).
  */
-export function plantedCalls(text: string): string[] {
-  const names = new Set<string>();
+export function plantedCalls(text: string): PlantedCalls {
+  const calls = new Set<string>();
+  const callShaped = new Set<string>();
   const most = MAX_NAMES + 1;
   // Most results hold neither an arguments key nor a call line: one scan each rules them out.
   if (ARGUMENTS_KEY.test(text)) for (const m of text.matchAll(CALL_OBJECT)) {
     const after = text.slice(m.index + m[0].length, m.index + m[0].length + ARGUMENTS_WITHIN);
-    if (ARGUMENTS_KEY.test(after)) names.add(m[1]!);
-    if (names.size >= most) return [...names];
+    const argumentsKey = ARGUMENTS_KEY.exec(after)?.[1]?.toLowerCase();
+    if (argumentsKey === undefined) continue;
+    const callOnly = CALL_ONLY_KEYS.has(m[1]!.toLowerCase()) || CALL_ONLY_KEYS.has(argumentsKey);
+    if (callOnly && calls.size < most) calls.add(m[2]!);
+    else if (!callOnly && callShaped.size < most) callShaped.add(m[2]!);
+    if (calls.size >= most && callShaped.size >= most) break;
   }
   if (CALL_LINE_HINT.test(text)) for (const m of text.matchAll(CALL_LINE)) {
     const name = m.slice(1).find((g) => g !== undefined);
-    if (name) names.add(name);
-    if (names.size >= most) break;
+    if (name) calls.add(name);
+    if (calls.size >= most) break;
   }
-  return [...names];
+  for (const name of calls) callShaped.delete(name);
+  return { calls: [...calls], callShaped: [...callShaped] };
 }
 
 /**

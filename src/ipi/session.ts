@@ -57,7 +57,11 @@ interface Source {
 
 /** A session's state as JSON: hashes and statistics, never the text it saw (see `IpiSession.toJSON`). */
 export interface SessionState {
-  readonly v: 1;
+  /**
+   * 2 since a source may carry `everyCall`: a build that reads only version 1 refuses it, typed, rather than
+   * resume without what it cannot read. Version 1 is read as before.
+   */
+  readonly v: 1 | 2;
   readonly id: string;
   readonly calls: number;
   readonly results: number;
@@ -151,9 +155,12 @@ export class IpiSession {
       const added: Source[] = [];
       // The result's own syntax is matched in each of its readings, with what renders as nothing dropped.
       const syntax = syntaxReadingsOf(content);
-      const planted = syntax.length === 1 ? plantedCalls(syntax[0]!) : [...new Set(syntax.flatMap(plantedCalls))];
-      // Past the names kept, the result names every tool: decoy calls written first must not push the real one out.
-      const everyCall = planted.length > MAX_NAMES;
+      const found = syntax.map(plantedCalls);
+      const inCalls = new Set(found.flatMap((f) => f.calls));
+      // Past the names kept, a result that names tools in the syntax only calls use names every tool: decoy calls
+      // written first must not push the real one out. Objects that data shapes so too fill what is left, first come.
+      const everyCall = inCalls.size > MAX_NAMES;
+      const planted = [...new Set([...inCalls, ...found.flatMap((f) => f.callShaped)])].slice(0, MAX_NAMES);
       const calls = planted.length === 0 || everyCall ? NO_CALLS : [...new Set(planted.flatMap(toolNameKeys).map(toolNameHash))];
       // Addresses spelled in markup the reading drops ("archive<at>evil<dot>example" loses its tags), found in the
       // result; every other spelling survives the reading and is found passage by passage (shingleSets).
@@ -350,7 +357,7 @@ export class IpiSession {
   toJSON(): SessionState {
     this.#assertLive();
     return {
-      v: 1, id: this.id, calls: this.#calls, results: this.#results, firstRiskyCall: this.#firstRiskyCall, peakRisk: this.#peakRisk, asked: { ...this.#userAsked }, lost: this.#lost.map((m) => [...m]),
+      v: 2, id: this.id, calls: this.#calls, results: this.#results, firstRiskyCall: this.#firstRiskyCall, peakRisk: this.#peakRisk, asked: { ...this.#userAsked }, lost: this.#lost.map((m) => [...m]),
       sources: this.#sources.map((s) => ({ ...(s.tool ? { tool: s.tool } : {}), score: s.score, context: s.context, segment: s.segment, result: s.result, ...(s.request ? { request: true } : {}), ...(s.calls.length > 0 ? { calls: [...s.calls] } : {}), ...(s.everyCall ? { everyCall: true } : {}), sets: s.sets.map((set) => [...set]) })),
       trusted: this.#trusted.map((set) => [...set]),
       words: [...this.#counts],
@@ -366,7 +373,7 @@ export class IpiSession {
       throw new ParapetStateError(`session state: ${what}`, 'state-version');
     };
     if (typeof s !== 'object' || s === null) bad('not an object');
-    if (s.v !== 1) bad(`version ${JSON.stringify(s.v)} is not 1`);
+    if (s.v !== 1 && s.v !== 2) bad(`version ${JSON.stringify(s.v)} is not 1 or 2`);
     if (typeof s.id !== 'string' || s.id.length === 0) bad('"id" must be a non-empty string');
     for (const k of ['calls', 'results', 'total'] as const) if (!Number.isSafeInteger(s[k]) || s[k] < 0) bad(`"${k}" must be a non-negative integer`);
     if (!Number.isSafeInteger(s.firstRiskyCall) || s.firstRiskyCall < -1) bad('"firstRiskyCall" must be an integer ≥ -1');
