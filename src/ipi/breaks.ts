@@ -106,6 +106,8 @@ function decodedEscapes(text: string): { readonly text: string; readonly spaces:
   return { text: out, spaces };
 }
 
+const DOUBLE_ENTITY = /&amp;#/;
+
 function readingsOfText(text: string): Readings {
   const all = [text];
   const { text: escaped, spaces } = decodedEscapes(text);
@@ -122,6 +124,9 @@ function readingsOfText(text: string): Readings {
   const bases = [{ text, spaces: false }];
   if (escaped !== text) bases.push({ text: escaped, spaces });
   if (nested !== undefined && nested.text !== escaped && nested.text !== unnested) bases.push(nested);
+  // HTML escaped twice: the core decodes `&amp;` once and leaves `&#32;` a word, where an agent's model reads the
+  // entity, a space, between words. The text with its entities escaped once is a reading of its own.
+  if (unnested !== text && DOUBLE_ENTITY.test(text)) all.push(unnested);
   for (const { text: base, spaces: decodedSpace } of bases) {
     const breaks = unicodeBreaksRead(base);
     // Lone as written: a CR before U+2028 is no half of a CRLF once that is written `\n`.
@@ -138,16 +143,27 @@ function readingsOfText(text: string): Readings {
   }
   const unique = [...new Set(all)];
   const separated = unique.length;
-  const core = asciiOfTags(unicodeBreaksRead(escaped).replace(LONE_CRS, ''));
-  let plain = core.replace(DEFAULT_IGNORABLE, '');
-  if (HAS_COMPATIBILITY_FORM.test(plain)) plain = plain.normalize('NFKC');
-  // A soft hyphen joins words, and splits one: the joined words' reading takes the text both with and without it.
-  const withHyphens = core.includes('\u00AD') ? core.replace(DEFAULT_IGNORABLE, (c) => (c === '\u00AD' ? c : '')) : plain;
-  for (const base of withHyphens === plain ? [plain] : [plain, withHyphens]) {
+  const views = coreViews(escaped);
+  // Joiners escaped twice (a soft hyphen's `\\u00ad` in a JSON string in a JSON string) are joiners too.
+  if (nested !== undefined && nested.text !== escaped) views.push(...coreViews(nested.text).filter((v) => !views.includes(v)));
+  for (const base of views) {
     const joined = spacedRuns(linedWords(base));
     if (joined !== base && !unique.includes(joined)) unique.push(joined);
   }
-  return { all: unique, separated, plain };
+  return { all: unique, separated, plain: views[0]! };
+}
+
+/**
+ * A decoded text as the core reads its characters (Unicode's breaks as `\n`, lone CRs and invisible characters
+ * dropped, NFKC-folded where it holds full-width or mathematical forms), then, where it holds a soft hyphen, the
+ * same with the soft hyphen kept: it joins words, and splits one, and the joined words' reading takes both.
+ */
+function coreViews(decoded: string): string[] {
+  const core = asciiOfTags(unicodeBreaksRead(decoded).replace(LONE_CRS, ''));
+  let plain = core.replace(DEFAULT_IGNORABLE, '');
+  if (HAS_COMPATIBILITY_FORM.test(plain)) plain = plain.normalize('NFKC');
+  const withHyphens = core.includes('\u00AD') ? core.replace(DEFAULT_IGNORABLE, (c) => (c === '\u00AD' ? c : '')) : plain;
+  return withHyphens === plain ? [plain] : [plain, withHyphens];
 }
 
 /**
