@@ -5,22 +5,22 @@
 // names, the result asked for that call as plainly as an English request would.
 
 /** Keys that name the tool in a call object: {"name": "send_money", "arguments": …}. */
-const NAME_KEYS = 'name|function|function_name|tool|tool_name|action';
+const NAME_KEYS = 'name|function|function_?name|tool|tool_?name|action';
 /** Keys that carry a call's arguments; one must follow the name for an object to read as a call. */
 const ARGUMENT_KEYS = 'arguments|args|parameters|params|input|action_input|tool_input|kwargs';
 /**
  * The keys only call formats use (OpenAI's and LangChain's): a `name` beside `params` or `input` is as often an
  * event, a GraphQL field or a container in ordinary data, so only these count towards naming every tool.
  */
-const CALL_ONLY_KEYS = new Set(['function', 'function_name', 'tool', 'tool_name', 'action', 'arguments', 'action_input', 'tool_input']);
-/** How far past the name its arguments may start (the name and arguments of one object). */
+const CALL_ONLY_KEYS = new Set(['function', 'function_name', 'functionname', 'tool', 'tool_name', 'toolname', 'action', 'arguments', 'action_input', 'tool_input']);
+/** How far from the name its arguments may start, after it or before it (the name and arguments of one object). */
 const ARGUMENTS_WITHIN = 400;
 /**
  * Names kept per result, and the keys kept for them (two each, see toolNameKeys): a session's state stays bounded.
  * `plantedCalls` reads one name more of each kind, so that a result holding more is known to (see `IpiSession`).
  */
 export const MAX_NAMES = 8;
-export const MAX_PLANTED = 2 * MAX_NAMES;
+export const MAX_PLANTED = 3 * MAX_NAMES;
 
 /** Characters that render as nothing or as a blank inside a word: default-ignorable and format characters (tags too), C0 and C1 controls but the line's, DEL, the braille blank. */
 const RENDERS_AS_NOTHING = '\\p{Default_Ignorable_Code_Point}\\p{Cf}\\u0000-\\u0008\\u000E-\\u001F\\u007F-\\u009F\\u2800';
@@ -41,7 +41,7 @@ const CALL_LINE = new RegExp(
   [
     // `Action: x(…)`, `**Action:** x {…}`, `1. Action: "x"`, to the line's end or a tag.
     `${LINE_START}[ \\t>*#-]*(?:\\d{1,3}[.)][ \\t]*)?action\\**[ \\t]*:[ \\t]*\\**[ \\t]*[\`"']?${NAME}[\`"']?[ \\t]*(?:[({].*)?(?:$|<)`,
-    `<(?:antml:)?invoke\\s+name\\s*=\\s*${Q}${NAME}${Q}`,
+    `<(?:antml:)?invoke\\s+name\\s*=\\s*${Q}?${NAME}`,
     `<tool_call>\\s*(?:\\{\\s*)?${Q}?name${Q}?\\s*:\\s*${Q}${NAME}${Q}`,
     `<function\\s*=\\s*${Q}?${NAME}`,
   ].join('|'),
@@ -71,7 +71,8 @@ export function plantedCalls(text: string): PlantedCalls {
   // Most results hold neither an arguments key nor a call line: one scan each rules them out.
   if (ARGUMENTS_KEY.test(text)) for (const m of text.matchAll(CALL_OBJECT)) {
     const after = text.slice(m.index + m[0].length, m.index + m[0].length + ARGUMENTS_WITHIN);
-    const argumentsKey = ARGUMENTS_KEY.exec(after)?.[1]?.toLowerCase();
+    const before = text.slice(Math.max(0, m.index - ARGUMENTS_WITHIN), m.index);
+    const argumentsKey = (ARGUMENTS_KEY.exec(after) ?? ARGUMENTS_KEY.exec(before))?.[1]?.toLowerCase();
     if (argumentsKey === undefined) continue;
     const callOnly = CALL_ONLY_KEYS.has(m[1]!.toLowerCase()) || CALL_ONLY_KEYS.has(argumentsKey);
     if (callOnly && calls.size < most) calls.add(m[2]!);
@@ -96,7 +97,9 @@ export function toolNameKeys(name: string): string[] {
   const seen = seenName(name);
   const plain = plainToolName(seen);
   const joined = seen.toLowerCase().replace(/[^a-z0-9]+/g, '');
-  return joined === plain || joined.length === 0 ? [plain] : [plain, joined];
+  // And the plain name run together: `mcp__crypto__wallet_send` is `wallet.send`.
+  const plainJoined = plain.replace(/[^a-z0-9]+/g, '');
+  return [...new Set([plain, joined, plainJoined].filter((k) => k.length > 0))];
 }
 
 /**
