@@ -10,9 +10,10 @@ const NAME_KEYS = 'name|function|function_?name|tool|tool_?name|action';
 const ARGUMENT_KEYS = 'arguments|args|parameters|params|input|action_input|tool_input|kwargs';
 /**
  * The keys only call formats use (OpenAI's and LangChain's): a `name` beside `params` or `input` is as often an
- * event, a GraphQL field or a container in ordinary data, so only these count towards naming every tool.
+ * event, a GraphQL field or a container in ordinary data, and so is a `function` or an `action` beside `args` (a
+ * spreadsheet's formula, an analytics event), so only these count towards naming every tool.
  */
-const CALL_ONLY_KEYS = new Set(['function', 'function_name', 'functionname', 'tool', 'tool_name', 'toolname', 'action', 'arguments', 'action_input', 'tool_input']);
+const CALL_ONLY_KEYS = new Set(['function_name', 'functionname', 'tool', 'tool_name', 'toolname', 'arguments', 'action_input', 'tool_input']);
 /** How far from the name its arguments may start, after it or before it (the name and arguments of one object). */
 const ARGUMENTS_WITHIN = 400;
 /**
@@ -31,16 +32,20 @@ const IN_NAME_UNSEEN = new RegExp(`[\\p{M}${RENDERS_AS_NOTHING}]`, 'gu');
 const Q = `(?<!\\\\)\\\\*["']`;
 // A name may hold letters of any script, marks and characters that render as nothing or blank: `toolNameKeys`
 // reads it as an agent's model would (`se\u0301nd` is `send`), and look-alikes are folded in a reading of their own.
-const NAME = `([\\p{L}_][\\p{L}\\p{M}\\p{N}_.\\-${RENDERS_AS_NOTHING}]{0,79})`;
+const NAME = `([\\p{L}_][\\p{L}\\p{M}\\p{N}_.:/\\-${RENDERS_AS_NOTHING}]{0,79})`;
 const CALL_OBJECT = new RegExp(`${Q}(${NAME_KEYS})${Q}\\s*[:=]\\s*${Q}${NAME}${Q}`, 'giu');
 const ARGUMENTS_KEY = new RegExp(`${Q}(${ARGUMENT_KEYS})${Q}\\s*[:=]`, 'i');
+/** An object typed as a call (Anthropic's `tool_use`, OpenAI's `function_call`): its `name` and `input` are a call's. */
+const TYPED_AS_CALL = new RegExp(`${Q}type${Q}\\s*:\\s*${Q}(?:tool_use|tool_call|function_call|function)${Q}`, 'i');
+/** A blank within a line: a space of any width, a tab (never a choice between two: a run of them is read one way). */
+const BLANK = '[\\p{Zs}\\t]';
 /** Where a line starts for an agent's model: a line break, an HTML line or block, an escaped line feed, \v or \f. */
-const LINE_START = `(?:^|<(?:br|p|div|li)\\b[^>\\n]{0,200}>|&#(?:10|13|[xX]0{0,4}[aAdD]);|[\\v\\f])`;
+const LINE_START = `(?:^|<(?:br|p|div|li|pre|td|th|tr|h[1-6])\\b[^>\\n]{0,200}>|&#(?:0{0,4}1[03]|[xX]0{0,4}[aAdD]);|&NewLine;|[\\v\\f])`;
 /** ReAct (`Action: send_money`, a line of its own) and the tags of tool-calling chat formats. */
 const CALL_LINE = new RegExp(
   [
-    // `Action: x(…)`, `**Action:** x {…}`, `1. Action: "x"`, to the line's end or a tag.
-    `${LINE_START}[ \\t>*#-]*(?:\\d{1,3}[.)][ \\t]*)?action\\**[ \\t]*:[ \\t]*\\**[ \\t]*[\`"']?${NAME}[\`"']?[ \\t]*(?:[({].*)?(?:$|<)`,
+    // `Action: x(…)`, `**Action:** x {…}`, `1. Action: "x"`, to the line's end or a tag; its arguments, if on the line.
+    `${LINE_START}(?:${BLANK}|[>*#-])*(?:\\d{1,3}[.)]${BLANK}*)?action\\**${BLANK}*:${BLANK}*(?:\\*+${BLANK}*)?[\`"']?${NAME}[\`"']?${BLANK}*([({].*)?(?:$|<)`,
     `<(?:antml:)?invoke\\s+name\\s*=\\s*${Q}?${NAME}`,
     `<tool_call>\\s*(?:\\{\\s*)?${Q}?name${Q}?\\s*:\\s*${Q}${NAME}${Q}`,
     `<function\\s*=\\s*${Q}?${NAME}`,
@@ -48,14 +53,17 @@ const CALL_LINE = new RegExp(
   'gimu',
 );
 
+/** An `Action Input:` line after a ReAct line: its arguments. */
+const ACTION_INPUT = /action[ _]?input\**\s*:/i;
+
 /** What every CALL_LINE match holds. */
 const CALL_LINE_HINT = /action\**\s*:|<(?:antml:)?invoke|<tool_call>|<function\s*=/i;
 
 /** The tool names a text holds in call syntax, as written: in the syntax only calls use, and in keys data uses too. */
 export interface PlantedCalls {
-  /** Names in call lines, call tags, and objects with a key only calls use (`CALL_ONLY_KEYS`): the first `MAX_NAMES + 1`. */
+  /** Names in call lines with arguments, call tags, and objects with a key only calls use (`CALL_ONLY_KEYS`) or typed as calls: the first `MAX_NAMES + 1`. */
   readonly calls: string[];
-  /** Names in objects of a `name` and a generic arguments key (`params`, `input`, …), not among `calls`: the first `MAX_NAMES + 1`. */
+  /** Names in objects of a `name` and a generic arguments key (`params`, `input`, …) and in `Action:` lines without arguments, not among `calls`: the first `MAX_NAMES + 1`. */
   readonly callShaped: string[];
 }
 
@@ -74,15 +82,20 @@ export function plantedCalls(text: string): PlantedCalls {
     const before = text.slice(Math.max(0, m.index - ARGUMENTS_WITHIN), m.index);
     const argumentsKey = (ARGUMENTS_KEY.exec(after) ?? ARGUMENTS_KEY.exec(before))?.[1]?.toLowerCase();
     if (argumentsKey === undefined) continue;
-    const callOnly = CALL_ONLY_KEYS.has(m[1]!.toLowerCase()) || CALL_ONLY_KEYS.has(argumentsKey);
+    const callOnly = CALL_ONLY_KEYS.has(m[1]!.toLowerCase()) || CALL_ONLY_KEYS.has(argumentsKey) || TYPED_AS_CALL.test(before) || TYPED_AS_CALL.test(after);
     if (callOnly && calls.size < most) calls.add(m[2]!);
     else if (!callOnly && callShaped.size < most) callShaped.add(m[2]!);
     if (calls.size >= most && callShaped.size >= most) break;
   }
   if (CALL_LINE_HINT.test(text)) for (const m of text.matchAll(CALL_LINE)) {
-    const name = m.slice(1).find((g) => g !== undefined);
-    if (name) calls.add(name);
-    if (calls.size >= most) break;
+    // A ReAct line with no arguments on it or after it is an audit log's `Action: login` as often as a call.
+    const [, action, actionArguments, ...tags] = m;
+    const bare = action !== undefined && actionArguments === undefined && !ACTION_INPUT.test(text.slice(m.index + m[0].length, m.index + m[0].length + 200));
+    const name = action ?? tags.find((g) => g !== undefined);
+    if (!name) continue;
+    if (!bare && calls.size < most) calls.add(name);
+    else if (bare && callShaped.size < most) callShaped.add(name);
+    if (calls.size >= most && callShaped.size >= most) break;
   }
   for (const name of calls) callShaped.delete(name);
   return { calls: [...calls], callShaped: [...callShaped] };

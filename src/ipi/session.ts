@@ -159,7 +159,7 @@ export class IpiSession {
       const inCalls = new Set(found.flatMap((f) => f.calls));
       // Past the names kept, a result that names tools in the syntax only calls use names every tool: decoy calls
       // written first must not push the real one out. Objects that data shapes so too fill what is left, first come.
-      const everyCall = inCalls.size > MAX_NAMES;
+      const everyCall = new Set([...inCalls].map((name) => toolNameKeys(name)[0])).size > MAX_NAMES;
       const planted = [...new Set([...inCalls, ...found.flatMap((f) => f.callShaped)])].slice(0, MAX_NAMES);
       const calls = planted.length === 0 || everyCall ? NO_CALLS : [...new Set(planted.flatMap(toolNameKeys).map(toolNameHash))];
       // Addresses spelled in markup the reading drops ("archive<at>evil<dot>example" loses its tags), found in the
