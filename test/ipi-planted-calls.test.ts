@@ -95,6 +95,7 @@ describe('plantedCalls', () => {
     // As it renders: marks and characters that render as nothing or blank dropped, compatibility forms folded.
     expect(toolNameKeys('Se\u0301nd\u200B_Mo\u2800ney\u0090')).toEqual(toolNameKeys('send_money'));
     expect(toolNameKeys('\uFF53end_money')).toEqual(toolNameKeys('send_money'));
+    expect(toolNameKeys('send_mo\u007Fney\u0000')).toEqual(toolNameKeys('send_money'));
   });
 
   it('reads at most 9 names of each kind (one past the 8 a session keeps), however many calls a result holds', () => {

@@ -17,7 +17,7 @@ const CALL_ONLY_KEYS = new Set(['function_name', 'functionname', 'tool', 'tool_n
 /** How far from the name its arguments may start, after it or before it (the name and arguments of one object). */
 const ARGUMENTS_WITHIN = 400;
 /**
- * Names kept per result, and the keys kept for them (two each, see toolNameKeys): a session's state stays bounded.
+ * Names kept per result, and the keys kept for them (up to three each, see toolNameKeys): a session's state stays bounded.
  * `plantedCalls` reads one name more of each kind, so that a result holding more is known to (see `IpiSession`).
  */
 export const MAX_NAMES = 8;
@@ -102,9 +102,10 @@ export function plantedCalls(text: string): PlantedCalls {
 }
 
 /**
- * The forms under which a planted name and a call's name are compared: the plain
- * name (`plainToolName`) and every letter and digit of it run together, so that
- * `wallet_send` is `wallet.send` and `mcp__bank__send_money` is `send_money`.
+ * The forms under which a planted name and a call's name are compared, of the name
+ * as it renders: the plain name (`plainToolName`), every letter and digit of the name
+ * run together, and those of the plain name, so that `wallet_send` is `wallet.send`,
+ * `mcp__bank__send_money` is `send_money` and `mcp__crypto__wallet_send` is `wallet.send`.
  */
 export function toolNameKeys(name: string): string[] {
   const seen = seenName(name);
@@ -120,9 +121,9 @@ export function toolNameKeys(name: string): string[] {
  * dropped (`s\u00E9\u200Bnd` is `send`). The names agents call are ASCII: most names never leave the first test.
  */
 function seenName(name: string): string {
-  return NON_ASCII.test(name) ? name.normalize('NFKD').replace(IN_NAME_UNSEEN, '') : name;
+  return NOT_PRINTABLE_ASCII.test(name) ? name.normalize('NFKD').replace(IN_NAME_UNSEEN, '') : name;
 }
-const NON_ASCII = /[^\x00-\x7f]/;
+const NOT_PRINTABLE_ASCII = /[^\x20-\x7e]/;
 
 /**
  * A tool's name without the server or toolkit that namespaces it, lowercased:

@@ -51,7 +51,7 @@ interface Source {
   readonly result: number; // which tool result it came from (count of results observed before it)
   readonly request: boolean; // the line asks its reader for a change (see asksReader)
   readonly calls: readonly number[]; // tools its result names in call syntax, as toolNameHash of each toolNameKeys form (see plantedCalls)
-  readonly everyCall: boolean; // its result names more tools in call syntax than are kept: taken to name every tool
+  readonly everyCall: boolean; // its result names more tools in the syntax only calls use than are kept: taken to name every tool (see plantedCalls)
   readonly sets: Set<number>[];
 }
 
