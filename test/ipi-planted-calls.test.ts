@@ -213,6 +213,8 @@ describe('a planted call in a session', () => {
       return s.assess(send);
     };
     const alone = await risk('decoys none', `ETH/USD 3,412.55\n${line}\nVolume 24h: 18B`);
+    // The reason says what the result did: it wrote the call out (it asked for nothing in words).
+    expect(alone.reasons.map((r) => r.message).join('\n')).toMatch(/writes out a call to this tool/);
     const unnamed = await risk('decoys unnamed', `ETH/USD 3,412.55\n${decoys(7, (l) => l)}\n${line.replace('wallet_send', 'wallet_balance')}`);
     expect(alone.action).toBe('block');
     expect(unnamed.action).toBe('allow');

@@ -761,7 +761,7 @@ const REASON_TEXT: Partial<Record<(typeof TRACE_FEATURES)[number], (d: ReasonDet
   surprise: () => ({ code: 'surprise', message: 'the call is unusual for this session' }),
   novelEntity: () => ({ code: 'novel-value', message: 'an argument holds an address or number nothing in the session contains' }),
   askedRead: () => ({ code: 'not-asked', message: 'the user only asked a question, for no change' }),
-  copiedRequest: (d) => ({ code: 'provenance', message: `an argument was copied from a line of a tool result that asks its reader for a change: ${d.prov.detail ?? ''}` }),
+  copiedRequest: (d) => ({ code: 'provenance', message: `an argument was copied from a tool result that asks its reader for a change, or writes out a call to this tool: ${d.prov.detail ?? ''}` }),
   requested: () => ({ code: 'tool-affinity', message: 'a tool result asks its reader for what this tool does, and the user did not' }),
 };
 interface ReasonDetail {
