@@ -1,6 +1,6 @@
 import { describe, ParapetRangeError, ParapetStateError, ParapetTypeError } from './errors.js';
 import { getArena, getCore, heapU32, heapU8, scratch } from './instance.js';
-import { normalizeText } from './text.js';
+import { NON_ASCII, normalizeText } from './text.js';
 
 /**
  * A tool result read as prose (assembly/reading.ts): strings, markup, escapes,
@@ -160,8 +160,6 @@ export function foldLetters(text: string): string {
   const length = getCore().letterLayer(ptr, written, ptr + table) >>> 0;
   return decoder.decode(heapU8().subarray(ptr, ptr + length));
 }
-
-const NON_ASCII = /[^\x00-\x7f]/;
 
 /** The reading of `text` and the ranges of it the classifier scores. */
 export function readingRanges(text: string): ReadingRanges {

@@ -30,7 +30,8 @@ export function normalizeText(text: string): string {
   return text.normalize('NFKC').replace(TAGS, untag).replace(INVISIBLE, '');
 }
 
-const NON_ASCII = /[^\x00-\x7f]/;
+/** A character outside ASCII: the test both `normalizeText` and `foldLetters` skip ASCII text by. */
+export const NON_ASCII = /[^\x00-\x7f]/;
 
 export type TokenizeMode = 'text' | 'json' | 'auto';
 
