@@ -7,7 +7,8 @@
 // MAX_PARAGRAPH bytes, then its windows when it has more than one or is longer (lines
 // packed up to MAX_WINDOW bytes, a longer line cut at sentence ends, a window over
 // twice that cut every MAX_WINDOW bytes, never inside a UTF-8 sequence: the
-// detector's windowRanges in src/ipi/windows.ts, over bytes); each line of MIN_LINE
+// detector's windowRanges in src/ipi/windows.ts, over bytes, less its rule that a
+// heading ending a window opens the next: the paragraph is scored whole); each line of MIN_LINE
 // to MAX_WINDOW bytes; and each sentence of MIN_LINE to MAX_WINDOW bytes of a line
 // that holds more than one. maxLogitRanges (linear.ts) scores them without a copy.
 

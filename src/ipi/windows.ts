@@ -3,7 +3,8 @@
  * copied value came from, and that passage's score): the reading's lines packed
  * into windows of about `max` characters, a longer line split at sentence ends.
  * The content model's own ranges are cut in the core (assembly/ranges.ts), with
- * the same packing over bytes.
+ * the same packing over bytes but for the heading rule below: the core also scores
+ * each paragraph of up to 2,000 bytes whole, so a heading is read with its text there.
  */
 export const MAX_WINDOW = 320;
 
@@ -25,23 +26,45 @@ export function windows(text: string, max = MAX_WINDOW): string[] {
  * (newlines, the whitespace after a sentence) stays in the window; it reads
  * as a space to the featurizer, like the newline the pieces were once
  * joined with.
+ *
+ * A window never ends with a heading when more follows: a last piece of at
+ * most HEADING_MAX characters that ends in no . ! ? or ; (a title, a key the
+ * reading set on its own line, "Note for AI reviewers:") opens the next window
+ * instead, with the text it introduces. Cut by length alone, a note's address
+ * and its order fell into two windows that each read as harmless.
  */
 export function windowRanges(text: string, max = MAX_WINDOW): number[] {
   const out: number[] = [];
   let start = -1; // of the window being packed; -1: none
   let end = 0;
   let packed = 0; // its length counted as pieces plus one separator each
+  let pieces = 0; // in the window being packed
+  let lastFrom = 0; // the window's last piece, and the end of the one before it
+  let beforeLast = 0;
   const piece = (from: number, to: number): void => {
     if (isBlank(text, from, to)) return;
     const length = to - from;
     if (start >= 0 && packed + length + 1 > max) {
-      out.push(start, end);
-      start = -1;
+      if (pieces > 1 && end - lastFrom <= HEADING_MAX && isHeading(text, lastFrom, end)) {
+        out.push(start, beforeLast);
+        start = lastFrom;
+        packed = end - lastFrom;
+        pieces = 1;
+      } else {
+        out.push(start, end);
+        start = -1;
+      }
     }
     if (start < 0) {
       start = from;
       packed = length;
-    } else packed += length + 1;
+      pieces = 1;
+    } else {
+      packed += length + 1;
+      pieces++;
+    }
+    beforeLast = end;
+    lastFrom = from;
     end = to;
     while (packed > max * 2) {
       let cut = start + max;
@@ -49,6 +72,8 @@ export function windowRanges(text: string, max = MAX_WINDOW): number[] {
       if (!isBlank(text, start, cut)) out.push(start, cut);
       packed -= cut - start;
       start = cut;
+      pieces = 1; // what is left of the cut piece: nothing to move
+      lastFrom = start;
     }
     if (isBlank(text, start, end)) start = -1; // the cuts left only whitespace
   };
@@ -86,6 +111,17 @@ export function windowRanges(text: string, max = MAX_WINDOW): number[] {
 // defeats V8's fast scan; the two cut alike (test/ipi.test.ts). The regex
 // engine finds the next one far faster than a charCodeAt loop in JavaScript.
 const SENTENCE_END = /[.!?;:](?=[^\S\n])/g;
+
+/** A heading is at most this long (UTF-16 units). */
+const HEADING_MAX = 80;
+
+/** Whether text[from, to) (a piece, not blank) ends in no sentence end: a title, a key, an address ending in a colon. */
+function isHeading(text: string, from: number, to: number): boolean {
+  let z = to;
+  while (z > from && isWhitespace(text.charCodeAt(z - 1))) z--;
+  const c = text.charCodeAt(z - 1);
+  return c !== 0x2e && c !== 0x21 && c !== 0x3f && c !== 0x3b;
+}
 
 function isBlank(text: string, from: number, to: number): boolean {
   for (let i = from; i < to; i++) if (!isWhitespace(text.charCodeAt(i))) return false;
