@@ -38,18 +38,16 @@ export function windowRanges(text: string, max = MAX_WINDOW): number[] {
   let start = -1; // of the window being packed; -1: none
   let end = 0;
   let packed = 0; // its length counted as pieces plus one separator each
-  let pieces = 0; // in the window being packed
-  let lastFrom = 0; // the window's last piece, and the end of the one before it
+  let lastFrom = 0; // the window's last piece (past `start` when it is not the first), and the end of the one before it
   let beforeLast = 0;
   const piece = (from: number, to: number): void => {
     if (isBlank(text, from, to)) return;
     const length = to - from;
     if (start >= 0 && packed + length + 1 > max) {
-      if (pieces > 1 && end - lastFrom <= HEADING_MAX && isHeading(text, lastFrom, end)) {
+      if (lastFrom > start && end - lastFrom <= HEADING_MAX && isHeading(text, lastFrom, end)) {
         out.push(start, beforeLast);
         start = lastFrom;
         packed = end - lastFrom;
-        pieces = 1;
       } else {
         out.push(start, end);
         start = -1;
@@ -58,11 +56,7 @@ export function windowRanges(text: string, max = MAX_WINDOW): number[] {
     if (start < 0) {
       start = from;
       packed = length;
-      pieces = 1;
-    } else {
-      packed += length + 1;
-      pieces++;
-    }
+    } else packed += length + 1;
     beforeLast = end;
     lastFrom = from;
     end = to;
@@ -72,8 +66,7 @@ export function windowRanges(text: string, max = MAX_WINDOW): number[] {
       if (!isBlank(text, start, cut)) out.push(start, cut);
       packed -= cut - start;
       start = cut;
-      pieces = 1; // what is left of the cut piece: nothing to move
-      lastFrom = start;
+      lastFrom = start; // what is left of the cut piece: nothing to move
     }
     if (isBlank(text, start, end)) start = -1; // the cuts left only whitespace
   };
