@@ -1,11 +1,11 @@
 // Tool calls written into a tool result. An agent's own calls never arrive inside the
 // data it reads, so a result that holds one in the syntax agents emit — a
-// function-calling object, a ReAct `Action:` line, an `<invoke>` or `<tool_call>`
-// tag — is data dressed as an order. When the agent's next call is to the tool it
+// function-calling object (in JSON, a Python repr or YAML), a ReAct `Action:` line,
+// an `<invoke>` or `<tool_call>` tag — is data dressed as an order. When the agent's next call is to the tool it
 // names, the result asked for that call as plainly as an English request would.
 
-/** Keys that name the tool in a call object: {"name": "send_money", "arguments": …}. */
-const NAME_KEYS = 'name|function|function_?name|tool|tool_?name|action';
+/** Keys that name the tool in a call object: {"name": "send_money", "arguments": …}; OpenAI's parallel calls name it `recipient_name`. */
+const NAME_KEYS = 'name|function|function_?name|tool|tool_?name|action|recipient_?name';
 /** Keys that carry a call's arguments; one must follow the name for an object to read as a call. */
 const ARGUMENT_KEYS = 'arguments|args|parameters|params|input|action_input|tool_input|kwargs';
 /**
@@ -13,7 +13,7 @@ const ARGUMENT_KEYS = 'arguments|args|parameters|params|input|action_input|tool_
  * event, a GraphQL field or a container in ordinary data, and so is a `function` or an `action` beside `args` (a
  * spreadsheet's formula, an analytics event), so only these count towards naming every tool.
  */
-const CALL_ONLY_KEYS = new Set(['function_name', 'functionname', 'tool', 'tool_name', 'toolname', 'arguments', 'action_input', 'tool_input']);
+const CALL_ONLY_KEYS = new Set(['function_name', 'functionname', 'tool', 'tool_name', 'toolname', 'recipient_name', 'recipientname', 'arguments', 'action_input', 'tool_input']);
 /** How far from the name its arguments may start, after it or before it (the name and arguments of one object). */
 const ARGUMENTS_WITHIN = 400;
 /**
@@ -28,8 +28,9 @@ const RENDERS_AS_NOTHING = '\\p{Default_Ignorable_Code_Point}\\p{Cf}\\u0000-\\u0
 const IN_NAME_UNSEEN = new RegExp(`[\\p{M}${RENDERS_AS_NOTHING}]`, 'gu');
 
 // A quote may be escaped once or more: a call object serialised into a JSON string. Only from a run's first
-// backslash: tried from each, a long run cost its length squared.
-const Q = `(?<!\\\\)\\\\*["']`;
+// backslash: tried from each, a long run cost its length squared. Or written as an HTML entity: a call object
+// in a page's text (`&quot;name&quot;: &quot;send_money&quot;`), which no reading of the result decodes.
+const Q = `(?:(?<!\\\\)\\\\*["']|&(?:quot|apos|#0{0,4}3[49]|#[xX]0{0,4}2[27]);)`;
 // A name may hold letters of any script, marks and characters that render as nothing or blank: `toolNameKeys`
 // reads it as an agent's model would (`se\u0301nd` is `send`), and look-alikes are folded in a reading of their own.
 const NAME = `([\\p{L}_][\\p{L}\\p{M}\\p{N}_.:/\\-${RENDERS_AS_NOTHING}]{0,79})`;
@@ -44,8 +45,10 @@ const LINE_START = `(?:^|<(?:br|p|div|li|pre|td|th|tr|h[1-6])\\b[^>\\n]{0,200}>|
 /** ReAct (`Action: send_money`, a line of its own) and the tags of tool-calling chat formats. */
 const CALL_LINE = new RegExp(
   [
-    // `Action: x(…)`, `**Action:** x {…}`, `1. Action: "x"`, to the line's end or a tag; its arguments, if on the line.
-    `${LINE_START}(?:${BLANK}|[>*#-])*(?:\\d{1,3}[.)]${BLANK}*)?action\\**${BLANK}*:${BLANK}*(?:\\*+${BLANK}*)?[\`"']?${NAME}[\`"']?${BLANK}*([({].*)?(?:$|<)`,
+    // `Action: x(…)`, `**Action:** x {…}`, `1. Action: "x"`, `Action 1: x[…]`, to the line's end or a tag; its
+    // arguments, if on the line, in brackets of any kind, or as `key=value` (only call-shaped: an audit log writes
+    // `Action: login user=ann`).
+    `${LINE_START}(?:${BLANK}|[>*#-])*(?:\\d{1,3}[.)]${BLANK}*)?action(?:${BLANK}*\\d{1,3})?\\**${BLANK}*:${BLANK}*(?:\\*+${BLANK}*)?[\`"']?${NAME}[\`"']?${BLANK}*(?:([({[].*)|([;,]?${BLANK}*[\\p{L}_][\\p{L}\\p{N}_]{0,39}${BLANK}*=.*))?(?:$|<)`,
     `<(?:antml:)?invoke\\s+name\\s*=\\s*${Q}?${NAME}`,
     `<tool_call>\\s*(?:\\{\\s*)?${Q}?name${Q}?\\s*:\\s*${Q}${NAME}${Q}`,
     `<function\\s*=\\s*${Q}?${NAME}`,
@@ -57,13 +60,21 @@ const CALL_LINE = new RegExp(
 const ACTION_INPUT = /action[ _]?input\**\s*:/i;
 
 /** What every CALL_LINE match holds. */
-const CALL_LINE_HINT = /action\**\s*:|<(?:antml:)?invoke|<tool_call>|<function\s*=/i;
+const CALL_LINE_HINT = /action(?:\s*\d{1,3})?\**\s*:|<(?:antml:)?invoke|<tool_call>|<function\s*=/i;
+
+/**
+ * A call written as YAML, unquoted: a key naming the tool (`tool: send_money`) with an arguments key on a line
+ * of its own near it. Read only with a key only calls use (`tool:`, `arguments:`): a Kubernetes container has a
+ * `name:` and `args:`, a workflow step a `name:` and `params:`.
+ */
+const YAML_NAME = new RegExp(`^${BLANK}*(?:-${BLANK}+)?(${NAME_KEYS})${BLANK}*:${BLANK}*["']?${NAME}["']?${BLANK}*$`, 'gimu');
+const YAML_ARGUMENTS = new RegExp(`^${BLANK}*(?:-${BLANK}+)?(${ARGUMENT_KEYS})${BLANK}*:`, 'imu');
 
 /** The tool names a text holds in call syntax, as written: in the syntax only calls use, and in keys data uses too. */
 export interface PlantedCalls {
-  /** Names in call lines with arguments, call tags, and objects with a key only calls use (`CALL_ONLY_KEYS`) or typed as calls: the first `MAX_NAMES + 1`. */
+  /** Names in call lines with bracketed arguments, call tags, and objects (JSON or YAML) with a key only calls use (`CALL_ONLY_KEYS`) or typed as calls: the first `MAX_NAMES + 1`. */
   readonly calls: string[];
-  /** Names in objects of a `name` and a generic arguments key (`params`, `input`, …) and in `Action:` lines without arguments, not among `calls`: the first `MAX_NAMES + 1`. */
+  /** Names in objects of a `name` and a generic arguments key (`params`, `input`, …) and in `Action:` lines without arguments or with `key=value` ones, not among `calls`: the first `MAX_NAMES + 1`. */
   readonly callShaped: string[];
 }
 
@@ -89,13 +100,20 @@ export function plantedCalls(text: string): PlantedCalls {
   }
   if (CALL_LINE_HINT.test(text)) for (const m of text.matchAll(CALL_LINE)) {
     // A ReAct line with no arguments on it or after it is an audit log's `Action: login` as often as a call.
-    const [, action, actionArguments, ...tags] = m;
-    const bare = action !== undefined && actionArguments === undefined && !ACTION_INPUT.test(text.slice(m.index + m[0].length, m.index + m[0].length + 200));
+    const [, action, actionArguments, keyValues, ...tags] = m;
+    const bare = action !== undefined && actionArguments === undefined && (keyValues !== undefined || !ACTION_INPUT.test(text.slice(m.index + m[0].length, m.index + m[0].length + 200)));
     const name = action ?? tags.find((g) => g !== undefined);
     if (!name) continue;
     if (!bare && calls.size < most) calls.add(name);
     else if (bare && callShaped.size < most) callShaped.add(name);
     if (calls.size >= most && callShaped.size >= most) break;
+  }
+  if (YAML_ARGUMENTS.test(text)) for (const m of text.matchAll(YAML_NAME)) {
+    if (calls.size >= most) break;
+    const after = text.slice(m.index + m[0].length, m.index + m[0].length + ARGUMENTS_WITHIN);
+    const before = text.slice(Math.max(0, m.index - ARGUMENTS_WITHIN), m.index);
+    const argumentsKey = (YAML_ARGUMENTS.exec(after) ?? YAML_ARGUMENTS.exec(before))?.[1]?.toLowerCase();
+    if (argumentsKey !== undefined && (CALL_ONLY_KEYS.has(m[1]!.toLowerCase()) || CALL_ONLY_KEYS.has(argumentsKey))) calls.add(m[2]!);
   }
   for (const name of calls) callShaped.delete(name);
   return { calls: [...calls], callShaped: [...callShaped] };
