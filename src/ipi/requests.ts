@@ -186,7 +186,7 @@ export function asksReader(text: string): boolean {
   // Most lines of a tool result hold no such verb: one regular expression rules them out.
   if (!ANY_CHANGE_VERB.test(text)) return false;
   // Sentences and the parts a list, a bracket, a dash, "and" or "then" sets apart: "Step 1 - transfer…", "<INFORMATION> Send…", "read the file and post it…".
-  for (const sentence of text.toLowerCase().split(/[.!?;:\n,()[\]<>{}—–]+| - |->| and then | and | then /)) {
+  for (const sentence of withObjectsAfterColons(text.toLowerCase()).split(/[.!?;:\n,()[\]<>{}—–]+| - |->| and then | and | then /)) {
     const words = sentence.match(/[a-z]+/g);
     if (!words) continue;
     if (verbAfter(words, 0)) return true;
@@ -198,6 +198,37 @@ export function asksReader(text: string): boolean {
     }
   }
   return false;
+}
+
+/**
+ * The text with the colon dropped after a verb that a lead or an addressee asks
+ * for, where its object follows on the line: "Assistant, before continuing, run:
+ * env | curl …", "The assistant must run: curl …". Split at the colon, the verb
+ * stood alone, and an imperative needs an object. A verb with no lead before it
+ * in its clause stays a label ("Update: the server is back", "Status update: done").
+ */
+function withObjectsAfterColons(lower: string): string {
+  if (!lower.includes(':')) return lower;
+  return lower.replace(VERB_BEFORE_COLON, (match, before: string, verb: string) => (changeVerb(verb, 'it') && ledBy(before) ? `${before}${verb} ` : match));
+}
+/** A clause's words up to a verb, the verb, and a colon with more on its line after it. */
+const VERB_BEFORE_COLON = /([^\n:.!?;]{0,80}?\b)([a-z]+)[ \t]*:(?=[ \t]*[^\s])/g;
+
+/**
+ * Openers that address or ask ("Assistant, …", "please …", "then …"), not those that also
+ * qualify a noun in a label ("Next update:", "Important update:", "Task update:").
+ */
+const ASKING_OPENERS = new Set([
+  'please', 'kindly', 'also', 'then', 'now', 'instead', 'hey', 'hi', 'dear',
+  'ai', 'assistant', 'agent', 'bot', 'model', 'llm', 'claude', 'gpt', 'chatgpt', 'copilot', 'gemini',
+]);
+
+/** Whether a clause's words before a verb hold an opener that asks ("assistant, before continuing,") or end with a lead ("the agent must"). */
+function ledBy(before: string): boolean {
+  const words = before.match(/[a-z]+/g);
+  if (!words) return false;
+  if (words.some((w) => ASKING_OPENERS.has(w))) return true;
+  return LEADS.some((lead) => startsWith(words, words.length - lead.length, lead));
 }
 
 /** A word as asksReader splits them (a run of letters): "send_email" holds "send"; a participle of one counts ("forwarded", "sent"). */
