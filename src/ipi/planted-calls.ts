@@ -63,6 +63,14 @@ const ACTION_INPUT = /action[ _]?input\**\s*:/i;
 const CALL_LINE_HINT = /action(?:\s*\d{1,3})?\**\s*:|<(?:antml:)?invoke|<tool_call>|<function\s*=/i;
 
 /**
+ * A call written as code, on a line of its own, with keyword arguments: `GithubAddCollaborator(repo="x",
+ * username="y")`, the form a note shows a bot what to run in. Only call-shaped: a source file holds such
+ * statements too.
+ */
+const KEYWORD_CALL = new RegExp(`^${BLANK}*(?:[\`>*-]+${BLANK}*)?([A-Za-z_][A-Za-z0-9_.]{0,79})\\(${BLANK}*[A-Za-z_][A-Za-z0-9_]{0,39}${BLANK}*=(?!=)[^\\n]*\\)[\`;.]*${BLANK}*$`, 'gmu');
+const KEYWORD_CALL_HINT = /\(\s*[A-Za-z_]\w*\s*=[^=]/;
+
+/**
  * A call written as YAML, unquoted: a key naming the tool (`tool: send_money`) with an arguments key on a line
  * of its own near it. Read only with a key only calls use (`tool:`, `arguments:`): a Kubernetes container has a
  * `name:` and `args:`, a workflow step a `name:` and `params:`.
@@ -114,6 +122,10 @@ export function plantedCalls(text: string): PlantedCalls {
     const before = text.slice(Math.max(0, m.index - ARGUMENTS_WITHIN), m.index);
     const argumentsKey = (YAML_ARGUMENTS.exec(after) ?? YAML_ARGUMENTS.exec(before))?.[1]?.toLowerCase();
     if (argumentsKey !== undefined && (CALL_ONLY_KEYS.has(m[1]!.toLowerCase()) || CALL_ONLY_KEYS.has(argumentsKey))) calls.add(m[2]!);
+  }
+  if (KEYWORD_CALL_HINT.test(text)) for (const m of text.matchAll(KEYWORD_CALL)) {
+    if (callShaped.size >= most) break;
+    callShaped.add(m[1]!);
   }
   for (const name of calls) callShaped.delete(name);
   return { calls: [...calls], callShaped: [...callShaped] };
