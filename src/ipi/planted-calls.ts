@@ -1,8 +1,9 @@
 // Tool calls written into a tool result. An agent's own calls never arrive inside the
 // data it reads, so a result that holds one in the syntax agents emit — a
 // function-calling object (in JSON, a Python repr or YAML), a ReAct `Action:` line,
-// an `<invoke>` or `<tool_call>` tag — is data dressed as an order. When the agent's next call is to the tool it
-// names, the result asked for that call as plainly as an English request would.
+// an `<invoke>` or `<tool_call>` tag, a call written as code — is data dressed as an
+// order. When the agent's next call is to the tool it names, the result asked for that
+// call as plainly as an English request would.
 
 /** Keys that name the tool in a call object: {"name": "send_money", "arguments": …}; OpenAI's parallel calls name it `recipient_name`. */
 const NAME_KEYS = 'name|function|function_?name|tool|tool_?name|action|recipient_?name';
