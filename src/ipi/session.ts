@@ -74,6 +74,8 @@ export interface SessionState {
   readonly lost?: readonly (readonly (readonly [number, number])[])[];
   readonly sources: readonly { readonly tool?: string; readonly score: number; readonly context: number; readonly segment?: number; readonly result: number; readonly request?: boolean; readonly calls?: readonly number[]; readonly everyCall?: boolean; readonly sets: readonly (readonly number[])[] }[];
   readonly trusted: readonly (readonly number[])[];
+  /** The word hashes of the user's turns alone (see IpiSession); optional in state written before it, which reads the trusted words instead. */
+  readonly userWords?: readonly number[];
   readonly words: readonly (readonly [number, number])[];
   readonly total: number;
   readonly baseline: RunningStatsState;
@@ -107,6 +109,12 @@ export class IpiSession {
   #peakRisk = 0;
   #recentRisk = 0;
   readonly #trusted: Set<number>[] = [new Set(), new Set(), new Set()];
+  /**
+   * The words of the user's turns alone (and their uses as verbs), at most trustedHashes: what names a tool or its
+   * verb as asked for. A system prompt lists the agent's tools; its words would make every tool trusted. Null in
+   * state written before it: the trusted words (system and user) are read instead, as they were.
+   */
+  #userWords: Set<number> | null = new Set();
   readonly #baseline: RunningStats;
   /** Streaming word counts of trusted context and earlier calls, for surprise. */
   readonly #counts = new Map<number, number>();
@@ -186,7 +194,12 @@ export class IpiSession {
       }
       const sets = shingleSets(content);
       sets.forEach((s, i) => addBounded(this.#trusted[i]!, s, SESSION_LIMITS.trustedHashes));
-      addBounded(this.#trusted[0]!, verbUses(content).map(verbUseHash), SESSION_LIMITS.trustedHashes);
+      const verbsUsed = verbUses(content).map(verbUseHash);
+      addBounded(this.#trusted[0]!, verbsUsed, SESSION_LIMITS.trustedHashes);
+      if (role === 'user' && this.#userWords) {
+        addBounded(this.#userWords, sets[0]!, SESSION_LIMITS.trustedHashes);
+        addBounded(this.#userWords, verbsUsed, SESSION_LIMITS.trustedHashes);
+      }
       this.#count(sets[0]!);
     }
   }
@@ -239,7 +252,7 @@ export class IpiSession {
     f('askedRead', askedRead ? 1 : 0);
     f('copiedRequest', prov.copiedRequest);
     const verbTrusted = this.#verbTrusted(verb);
-    // A call the result wrote out asks for itself even where the system's words list the tool: they name what the agent may do, not this.
+    // A call the result wrote out asks for itself even where the user's words name the tool: they ask for the tool, not for this call.
     const requested = this.#sources.some((src) => namesCall(src, named)) ? 1 : toolTrusted ? 0 : this.#requested(verb, terms, verbTrusted);
     f('requested', requested);
     f('verbTrusted', verbTrusted ? 1 : 0);
@@ -350,6 +363,7 @@ export class IpiSession {
     this.#lost.forEach((m) => m.clear());
     this.#counts.clear();
     this.#trusted.forEach((s) => s.clear());
+    this.#userWords?.clear();
     this.#baseline.destroy();
   }
 
@@ -360,6 +374,7 @@ export class IpiSession {
       v: 2, id: this.id, calls: this.#calls, results: this.#results, firstRiskyCall: this.#firstRiskyCall, peakRisk: this.#peakRisk, asked: { ...this.#userAsked }, lost: this.#lost.map((m) => [...m]),
       sources: this.#sources.map((s) => ({ ...(s.tool ? { tool: s.tool } : {}), score: s.score, context: s.context, segment: s.segment, result: s.result, ...(s.request ? { request: true } : {}), ...(s.calls.length > 0 ? { calls: [...s.calls] } : {}), ...(s.everyCall ? { everyCall: true } : {}), sets: s.sets.map((set) => [...set]) })),
       trusted: this.#trusted.map((set) => [...set]),
+      ...(this.#userWords ? { userWords: [...this.#userWords] } : {}),
       words: [...this.#counts],
       total: this.#total,
       baseline: this.#baseline.toJSON(),
@@ -403,6 +418,7 @@ export class IpiSession {
       return { tool: src.tool, score: src.score, context: src.context, segment: src.segment ?? src.score, result: src.result, request: src.request === true, calls: src.calls && src.calls.length > 0 ? [...src.calls] : NO_CALLS, everyCall: src.everyCall === true, sets: src.sets.map((set, k) => new Set(hashes(set, 4096, `"sources[${i}].sets[${k}]"`))) };
     }));
     s.trusted.forEach((set, k) => hashes(set, SESSION_LIMITS.trustedHashes, `"trusted[${k}]"`).forEach((h) => session.#trusted[k]!.add(h)));
+    session.#userWords = s.userWords === undefined ? null : new Set(hashes(s.userWords, SESSION_LIMITS.trustedHashes, '"userWords"'));
     for (const pair of s.words) {
       if (!Array.isArray(pair) || pair.length !== 2 || !Number.isInteger(pair[0]) || !Number.isSafeInteger(pair[1]) || pair[1] < 1) bad('"words" must be [hash, count] pairs');
       session.#counts.set(pair[0], pair[1]);
@@ -556,7 +572,7 @@ export class IpiSession {
     if (terms.length === 0) return 0;
     const variants = terms.map((t) => [t, ...(SAME_ACTION[t] ?? [])].flatMap((w) => [wordHash(w), wordHash(`${w}s`)]));
     const verbs = verb !== undefined && WRITE_VERBS.has(verb) ? verbHashes(verb) : [];
-    const trusted = this.#trusted[0]!;
+    const asked = this.#askingWords();
     const userNamedVerb = verbs.length > 0 && verbTrusted;
     let best = 0;
     for (const src of this.#sources) {
@@ -565,14 +581,14 @@ export class IpiSession {
       if (everyTermIn(variants, line)) return 1;
       if (userNamedVerb || !verbs.some((h) => line.has(h))) continue;
       // The user named what the tool acts on (pull request 42) and the line only the action (merge it): together they name all of it.
-      if (terms.length > 1 && terms[0] === verb && everyTermIn(variants.slice(1), trusted)) return 1;
+      if (terms.length > 1 && terms[0] === verb && everyTermIn(variants.slice(1), asked)) return 1;
       best = VERB_ONLY;
     }
     return best;
   }
 
   /**
-   * Whether trusted text holds the tool's verb or a synonym of it: "post the build
+   * Whether the user's words hold the tool's verb or a synonym of it: "post the build
    * number in #releases" for send_message, "run the tests" for run_command. Weaker
    * than naming the tool (toolTrusted): the user asked for the action, not for what
    * it touches. A word that is as often a noun counts only where it is used as a
@@ -580,19 +596,28 @@ export class IpiSession {
    */
   #verbTrusted(verb: string | undefined): boolean {
     if (verb === undefined) return false;
-    const trusted = this.#trusted[0]!;
-    return verbWords(verb).some((w) => trusted.has(NOUN_OR_VERB.has(w) ? verbUseHash(w) : wordHash(w)));
+    const asked = this.#askingWords();
+    return verbWords(verb).some((w) => asked.has(NOUN_OR_VERB.has(w) ? verbUseHash(w) : wordHash(w)));
   }
 
   /**
-   * Whether trusted text names every term of the tool (send_email: send and email).
+   * Whether the user's words name every term of the tool (send_email: send and email).
    * Naming the object alone is not asking for the action: "read my latest email"
    * does not ask for send_email, and an injected email that asks for a send would
    * otherwise ride on the user's word "email".
    */
   #termsTrusted(terms: readonly string[]): boolean {
-    const trusted = this.#trusted[0]!;
-    return terms.length > 0 && terms.every((t) => trusted.has(wordHash(t)) || trusted.has(wordHash(`${t}s`)));
+    const asked = this.#askingWords();
+    return terms.length > 0 && terms.every((t) => asked.has(wordHash(t)) || asked.has(wordHash(`${t}s`)));
+  }
+
+  /**
+   * The words that can ask for a tool: the user's turns. A system prompt names the agent's tools to describe them
+   * (decision 101); a session resumed from state written before the user's words were kept apart reads the trusted
+   * words, system and user, as it did.
+   */
+  #askingWords(): ReadonlySet<number> {
+    return this.#userWords ?? this.#trusted[0]!;
   }
 
   /** Mean surprise in bits per word under add-one smoothed counts of what the session has seen. */
@@ -642,7 +667,7 @@ function addBounded(set: Set<number>, hashes: Iterable<number>, max: number): vo
 }
 
 /** Whether each term has a variant (singular or plural hash) in `set`. */
-function everyTermIn(variants: readonly number[][], set: Set<number>): boolean {
+function everyTermIn(variants: readonly number[][], set: ReadonlySet<number>): boolean {
   for (const vs of variants) if (!vs.some((h) => set.has(h))) return false;
   return true;
 }

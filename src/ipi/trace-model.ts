@@ -16,7 +16,7 @@ export const TRACE_FEATURES = [
   'copiedContext', // the highest score of the window around such a line
   'copiedSegment', // the highest score of the carrier string (message, field) holding such a line
   'affinity', // an injection-like passage names what the tool does and touches, the user did not name all of it
-  'toolTrusted', // the user's or system's own words name every word of the tool's name that says what it does or touches
+  'toolTrusted', // the user's own words (never a system prompt's) name every word of the tool's name that says what it does or touches
   'argsTrusted', // the share of the call's specific values that appear in trusted text
   'sessionRisk', // the highest passage score seen in the session
   'recentRisk', // the highest passage score of the latest tool result
@@ -28,7 +28,7 @@ export const TRACE_FEATURES = [
   'askedRead', // the user's words so far ask for an answer (a question, or a turn opening with a reading verb) and no change (no verb that sends, changes or hands work over)
   'copiedRequest', // how specific the most specific value copied from a line that asks its reader for a change is
   'requested', // a line of a tool result asks its reader for what the tool does and touches, and the user did not name all of it
-  'verbTrusted', // the user's or system's own words hold the tool's verb or a synonym of it ("post the build number" for send_message)
+  'verbTrusted', // the user's own words (never a system prompt's) hold the tool's verb or a synonym of it ("post the build number" for send_message)
   'requestedOnly', // requested, for a write whose verb the user's words never used: only a tool result asked for this change
   'requestedAfterRead', // requestedOnly, when the user's words asked only for an answer: a change no one but a tool result asked for
 ] as const;
