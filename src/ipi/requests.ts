@@ -215,21 +215,20 @@ function withObjectsAfterColons(lower: string): string {
 const VERB_BEFORE_COLON = /([^\n:.!?;]{0,80}?\b)([a-z]+)[ \t]*:(?=[ \t]*[^\s])/g;
 
 /**
- * Openers that address or ask ("Assistant, …", "please …", "then …"), not those that also
- * qualify a noun in a label ("Next update:", "Important update:", "Task update:").
+ * Whether a clause's words before a verb ask for it: the agent addressed by name
+ * and a comma ("Assistant, before continuing,"), "please" or "kindly", or a lead
+ * at their end ("the agent must"). A greeting ("Hi team, update: …", "Dear Anna,
+ * transfer: confirmed") or a noun before a label ("Model deploy: succeeded") does not.
  */
-const ASKING_OPENERS = new Set([
-  'please', 'kindly', 'also', 'then', 'now', 'instead', 'hey', 'hi', 'dear',
-  'ai', 'assistant', 'agent', 'bot', 'model', 'llm', 'claude', 'gpt', 'chatgpt', 'copilot', 'gemini',
-]);
-
-/** Whether a clause's words before a verb hold an opener that asks ("assistant, before continuing,") or end with a lead ("the agent must"). */
 function ledBy(before: string): boolean {
+  if (ADDRESSED.test(before)) return true;
   const words = before.match(/[a-z]+/g);
   if (!words) return false;
-  if (words.some((w) => ASKING_OPENERS.has(w))) return true;
+  if (words.includes('please') || words.includes('kindly')) return true;
   return LEADS.some((lead) => startsWith(words, words.length - lead.length, lead));
 }
+/** The agent addressed by name, a comma after it. */
+const ADDRESSED = /\b(?:ai|assistant|agent|bot|model|llm|claude|gpt|chatgpt|copilot|gemini)\s*,/;
 
 /** A word as asksReader splits them (a run of letters): "send_email" holds "send"; a participle of one counts ("forwarded", "sent"). */
 const ANY_CHANGE_VERB = new RegExp(`(?<![a-z])(?:(?:${[...ASKING_VERBS, ...NOUN_VERBS, ...READER_VERBS].join('|')})[a-z]?(?:e?d)?|${Object.keys(IRREGULAR).join('|')})(?![a-z])`, 'i');
