@@ -53,6 +53,14 @@ const CALL_LINE = new RegExp(
     `<(?:antml:)?invoke\\s+name\\s*=\\s*${Q}?${NAME}`,
     `<tool_call>\\s*(?:\\{\\s*)?${Q}?name${Q}?\\s*:\\s*${Q}${NAME}${Q}`,
     `<function\\s*=\\s*${Q}?${NAME}`,
+    // Chat templates' own call syntax: Mistral's `[TOOL_CALLS]x[ARGS]{…}`, Llama's `<|python_tag|>x.call(…)`,
+    // Harmony's `to=functions.x`, Gemma's `default_api.x(…)`, DeepSeek's `<｜tool▁sep｜>x`, `<tool_use><name>x`.
+    `\\[TOOL_CALLS\\]${BLANK}*${NAME}${BLANK}*\\[ARGS\\]`,
+    `<\\|python_tag\\|>${BLANK}*${NAME}\\.call\\(`,
+    `\\bto=functions\\.${NAME}`,
+    `\\bdefault_api\\.${NAME}\\(`,
+    `tool\u2581sep\uFF5C>${NAME}`,
+    `<tool_use>\\s*<name>\\s*${NAME}`,
   ].join('|'),
   'gimu',
 );
@@ -61,14 +69,18 @@ const CALL_LINE = new RegExp(
 const ACTION_INPUT = /action[ _]?input\**\s*:/i;
 
 /** What every CALL_LINE match holds. */
-const CALL_LINE_HINT = /action(?:\s*\d{1,3})?\**\s*:|<(?:antml:)?invoke|<tool_call>|<function\s*=/i;
+const CALL_LINE_HINT = /action(?:\s*\d{1,3})?\**\s*:|<(?:antml:)?invoke|<tool_call>|<function\s*=|\[TOOL_CALLS\]|<\|python_tag\|>|to=functions\.|default_api\.|tool\u2581sep|<tool_use>/i;
 
 /**
  * A call written as code, on a line of its own, with keyword arguments: `GithubAddCollaborator(repo="x",
- * username="y")`, the form a note shows a bot what to run in. Only call-shaped: a source file holds such
- * statements too.
+ * username="y")`, the form a note shows a bot what to run in, closed on its line (a comment may follow) or its
+ * arguments one to a line as a formatter sets them. Only call-shaped: a source file holds such statements too.
  */
-const KEYWORD_CALL = new RegExp(`^${BLANK}*(?:[\`>*-]+${BLANK}*)?([A-Za-z_][A-Za-z0-9_.]{0,79})\\(${BLANK}*[A-Za-z_][A-Za-z0-9_]{0,39}${BLANK}*=(?!=)[^\\n]*\\)[\`;.]*${BLANK}*$`, 'gmu');
+const KEYWORD_CALL = new RegExp(
+  `^${BLANK}*(?:[\`>*-]+${BLANK}*)?([A-Za-z_][A-Za-z0-9_.]{0,79})\\(${BLANK}*(?:\\r?\\n${BLANK}*)?[A-Za-z_][A-Za-z0-9_]{0,39}${BLANK}*=(?!=)` +
+    `(?:[^\\n]*\\)[\`;.]*${BLANK}*(?:(?:#|//)[^\\n]*)?|[^\\n]*,${BLANK}*)$`,
+  'gmu',
+);
 const KEYWORD_CALL_HINT = /\(\s*[A-Za-z_]\w*\s*=[^=]/;
 
 /**
@@ -76,7 +88,7 @@ const KEYWORD_CALL_HINT = /\(\s*[A-Za-z_]\w*\s*=[^=]/;
  * of its own near it. Read only with a key only calls use (`tool:`, `arguments:`): a Kubernetes container has a
  * `name:` and `args:`, a workflow step a `name:` and `params:`.
  */
-const YAML_NAME = new RegExp(`^${BLANK}*(?:-${BLANK}+)?(${NAME_KEYS})${BLANK}*:${BLANK}*["']?${NAME}["']?${BLANK}*$`, 'gimu');
+const YAML_NAME = new RegExp(`^${BLANK}*(?:-${BLANK}+)?(${NAME_KEYS})${BLANK}*:${BLANK}*["']?${NAME}["']?${BLANK}*(?:#[^\\n]*)?$`, 'gimu');
 const YAML_ARGUMENTS = new RegExp(`^${BLANK}*(?:-${BLANK}+)?(${ARGUMENT_KEYS})${BLANK}*:`, 'imu');
 
 /** The tool names a text holds in call syntax, as written: in the syntax only calls use, and in keys data uses too. */
