@@ -110,11 +110,10 @@ export function plantedCalls(text: string): PlantedCalls {
   const most = MAX_NAMES + 1;
   // Most results hold neither an arguments key nor a call line: one scan each rules them out.
   if (ARGUMENTS_KEY.test(text)) for (const m of text.matchAll(CALL_OBJECT)) {
-    const after = text.slice(m.index + m[0].length, m.index + m[0].length + ARGUMENTS_WITHIN);
-    const before = text.slice(Math.max(0, m.index - ARGUMENTS_WITHIN), m.index);
-    const argumentsKey = (ARGUMENTS_KEY.exec(after) ?? ARGUMENTS_KEY.exec(before))?.[1]?.toLowerCase();
+    const { before, after } = around(text, m);
+    const argumentsKey = keyNear(ARGUMENTS_KEY, before, after);
     if (argumentsKey === undefined) continue;
-    const callOnly = CALL_ONLY_KEYS.has(m[1]!.toLowerCase()) || CALL_ONLY_KEYS.has(argumentsKey) || TYPED_AS_CALL.test(before) || TYPED_AS_CALL.test(after);
+    const callOnly = callOnlyKeys(m[1]!, argumentsKey) || TYPED_AS_CALL.test(before) || TYPED_AS_CALL.test(after);
     if (callOnly && calls.size < most) calls.add(m[2]!);
     else if (!callOnly && callShaped.size < most) callShaped.add(m[2]!);
     if (calls.size >= most && callShaped.size >= most) break;
@@ -131,10 +130,9 @@ export function plantedCalls(text: string): PlantedCalls {
   }
   if (YAML_ARGUMENTS.test(text)) for (const m of text.matchAll(YAML_NAME)) {
     if (calls.size >= most) break;
-    const after = text.slice(m.index + m[0].length, m.index + m[0].length + ARGUMENTS_WITHIN);
-    const before = text.slice(Math.max(0, m.index - ARGUMENTS_WITHIN), m.index);
-    const argumentsKey = (YAML_ARGUMENTS.exec(after) ?? YAML_ARGUMENTS.exec(before))?.[1]?.toLowerCase();
-    if (argumentsKey !== undefined && (CALL_ONLY_KEYS.has(m[1]!.toLowerCase()) || CALL_ONLY_KEYS.has(argumentsKey))) calls.add(m[2]!);
+    const { before, after } = around(text, m);
+    const argumentsKey = keyNear(YAML_ARGUMENTS, before, after);
+    if (argumentsKey !== undefined && callOnlyKeys(m[1]!, argumentsKey)) calls.add(m[2]!);
   }
   if (KEYWORD_CALL_HINT.test(text)) for (const m of text.matchAll(KEYWORD_CALL)) {
     if (callShaped.size >= most) break;
@@ -142,6 +140,22 @@ export function plantedCalls(text: string): PlantedCalls {
   }
   for (const name of calls) callShaped.delete(name);
   return { calls: [...calls], callShaped: [...callShaped] };
+}
+
+/** The text within ARGUMENTS_WITHIN before a name's match and after it: where its object's arguments key may stand. */
+function around(text: string, m: RegExpExecArray): { before: string; after: string } {
+  const end = m.index + m[0].length;
+  return { before: text.slice(Math.max(0, m.index - ARGUMENTS_WITHIN), m.index), after: text.slice(end, end + ARGUMENTS_WITHIN) };
+}
+
+/** The arguments key `pattern` finds after a name, or else before it, lowercased. */
+function keyNear(pattern: RegExp, before: string, after: string): string | undefined {
+  return (pattern.exec(after) ?? pattern.exec(before))?.[1]?.toLowerCase();
+}
+
+/** Whether the name's key or the arguments key is one only calls use. */
+function callOnlyKeys(nameKey: string, argumentsKey: string): boolean {
+  return CALL_ONLY_KEYS.has(nameKey.toLowerCase()) || CALL_ONLY_KEYS.has(argumentsKey);
 }
 
 /**
