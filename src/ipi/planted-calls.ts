@@ -91,11 +91,22 @@ const KEYWORD_CALL_HINT = /\(\s*[A-Za-z_]\w*\s*=[^=]/;
 const YAML_NAME = new RegExp(`^${BLANK}*(?:-${BLANK}+)?(${NAME_KEYS})${BLANK}*:${BLANK}*["']?${NAME}["']?${BLANK}*(?:#[^\\n]*)?$`, 'gimu');
 const YAML_ARGUMENTS = new RegExp(`^${BLANK}*(?:-${BLANK}+)?(${ARGUMENT_KEYS})${BLANK}*:`, 'imu');
 
+/**
+ * A call written out in prose, its arguments as an object: "use the tool `send_money` with the following
+ * arguments: {'recipient': …}", the form AgentDojo's tool-knowledge attack writes. Only call-shaped: a tool's own
+ * documentation writes its examples so too.
+ */
+const PROSE_CALL = new RegExp(
+  `\\b(?:use|call|invoke|run|execute|trigger)${BLANK}{1,4}(?:the${BLANK}{1,4})?(?:(?:tool|function)${BLANK}{1,4})?[\`"']?${NAME}[\`"']?${BLANK}{1,4}` +
+    `(?:(?:tool|function)${BLANK}{1,4})?with${BLANK}{1,4}(?:(?:the${BLANK}{1,4})?(?:following${BLANK}{1,4})?(?:arguments|args|parameters|params|inputs?)${BLANK}{0,4}:?${BLANK}{0,4})?\\{`,
+  'giu',
+);
+
 /** The tool names a text holds in call syntax, as written: in the syntax only calls use, and in keys data uses too. */
 export interface PlantedCalls {
   /** Names in call lines with bracketed arguments, call tags, and objects (JSON or YAML) with a key only calls use (`CALL_ONLY_KEYS`) or typed as calls: the first `MAX_NAMES + 1`. */
   readonly calls: string[];
-  /** Names in objects of a `name` and a generic arguments key (`params`, `input`, …) and in `Action:` lines without arguments or with `key=value` ones, not among `calls`: the first `MAX_NAMES + 1`. */
+  /** Names in objects of a `name` and a generic arguments key (`params`, `input`, …), in `Action:` lines without arguments or with `key=value` ones, in code calls with keyword arguments and in prose calls with an arguments object, not among `calls`: the first `MAX_NAMES + 1`. */
   readonly callShaped: string[];
 }
 
@@ -135,6 +146,10 @@ export function plantedCalls(text: string): PlantedCalls {
     if (argumentsKey !== undefined && callOnlyKeys(m[1]!, argumentsKey)) calls.add(m[2]!);
   }
   if (KEYWORD_CALL_HINT.test(text)) for (const m of text.matchAll(KEYWORD_CALL)) {
+    if (callShaped.size >= most) break;
+    callShaped.add(m[1]!);
+  }
+  if (text.includes('{')) for (const m of text.matchAll(PROSE_CALL)) {
     if (callShaped.size >= most) break;
     callShaped.add(m[1]!);
   }
