@@ -63,9 +63,12 @@ describe('readToolName: the verb, terms and write of a tool name', () => {
     expect(readToolName('export_contacts')).toEqual({ verb: 'export', terms: ['export', 'contact'], writes: true });
   });
 
-  it('keeps every word of a name with no verb', () => {
-    expect(readToolName('python_docs')).toEqual({ verb: undefined, terms: ['python', 'docs'], writes: false });
-    expect(readToolName('weather')).toEqual({ verb: undefined, terms: ['weather'], writes: false });
-    expect(readToolName('')).toEqual({ verb: undefined, terms: [], writes: false });
+  it('keeps every word of a name with no verb, and reads it as a write: nothing says it only reads', () => {
+    expect(readToolName('python_docs')).toEqual({ verb: undefined, terms: ['python', 'docs'], writes: true });
+    expect(readToolName('weather')).toEqual({ verb: undefined, terms: ['weather'], writes: true });
+    expect(readToolName('xfr_funds')).toEqual({ verb: undefined, terms: ['fund'], writes: true });
+    expect(readToolName('')).toEqual({ verb: undefined, terms: [], writes: true });
+    // A verb that neither reads nor changes says what the tool does.
+    expect(readToolName('calculate_total').writes).toBe(false);
   });
 });

@@ -11,7 +11,7 @@ export interface ToolName {
   readonly verb: string | undefined;
   /** The words that say what it does and touches, from its verb on: GmailSendEmail → send, email. */
   readonly terms: readonly string[];
-  /** Whether it changes something (a write verb), rather than reads. */
+  /** Whether it changes something (a write verb), rather than reads; also when its name holds no verb at all, as nothing says it only reads. */
   readonly writes: boolean;
 }
 
@@ -73,7 +73,9 @@ function readUncached(name: string): ToolName {
     .map((w) => (w.endsWith('s') && w.length > 4 ? w.slice(0, -1) : w));
   const v = verb ?? '';
   const opens = v === 'open' && !own.slice(1).some((w) => OPENED_TO_READ.has(w));
-  const writes = opens || CHANGE_TOOL_VERBS.has(v) || (!READING_TOOL_VERBS.has(v) && (terms.some((t) => WRITE_VERBS.has(t)) || own.some((w) => WRITE_VERBS.has(w))));
+  // A name with no verb at all (xfr_funds, payments) says nothing of what the tool does: it may change anything, so it is
+  // read as one that does, as a shell is. The verbs that neither read nor change (calculate, translate) say what it does.
+  const writes = verb === undefined || opens || CHANGE_TOOL_VERBS.has(v) || (!READING_TOOL_VERBS.has(v) && (terms.some((t) => WRITE_VERBS.has(t)) || own.some((w) => WRITE_VERBS.has(w))));
   return { verb, terms, writes };
 }
 
