@@ -94,13 +94,19 @@ const YAML_ARGUMENTS = new RegExp(`^${BLANK}*(?:-${BLANK}+)?(${ARGUMENT_KEYS})${
 /**
  * A call written out in prose, its arguments as an object: "use the tool `send_money` with the following
  * arguments: {'recipient': …}", the form AgentDojo's tool-knowledge attack writes. Only call-shaped: a tool's own
- * documentation writes its examples so too.
+ * documentation writes its examples so too. Found from its end (`with … {`, rare), then read back to its verb:
+ * tried at each word of a text, the whole pattern cost 18–21 µs on 4 KiB.
  */
-const PROSE_CALL = new RegExp(
-  `\\b(?:use|call|invoke|run|execute|trigger)${BLANK}{1,4}(?:the${BLANK}{1,4})?(?:(?:tool|function)${BLANK}{1,4})?[\`"']?${NAME}[\`"']?${BLANK}{1,4}` +
-    `(?:(?:tool|function)${BLANK}{1,4})?with${BLANK}{1,4}(?:(?:the${BLANK}{1,4})?(?:following${BLANK}{1,4})?(?:arguments|args|parameters|params|inputs?)${BLANK}{0,4}:?${BLANK}{0,4})?\\{`,
+const PROSE_CALL_END = new RegExp(
+  `with${BLANK}{1,4}(?:(?:the${BLANK}{1,4})?(?:following${BLANK}{1,4})?(?:arguments|args|parameters|params|inputs?)${BLANK}{0,4}:?${BLANK}{0,4})?\\{`,
   'giu',
 );
+const PROSE_CALL_START = new RegExp(
+  `\\b(?:use|call|invoke|run|execute|trigger)${BLANK}{1,4}(?:the${BLANK}{1,4})?(?:(?:tool|function)${BLANK}{1,4})?[\`"']?${NAME}[\`"']?${BLANK}{1,4}(?:(?:tool|function)${BLANK}{1,4})?$`,
+  'iu',
+);
+/** How far before its `with` a prose call's verb may stand: the verb, "the tool", quotes and a name of 80. */
+const PROSE_CALL_REACH = 120;
 
 /** The tool names a text holds in call syntax, as written: in the syntax only calls use, and in keys data uses too. */
 export interface PlantedCalls {
@@ -149,9 +155,10 @@ export function plantedCalls(text: string): PlantedCalls {
     if (callShaped.size >= most) break;
     callShaped.add(m[1]!);
   }
-  if (text.includes('{')) for (const m of text.matchAll(PROSE_CALL)) {
+  if (text.includes('{')) for (const m of text.matchAll(PROSE_CALL_END)) {
     if (callShaped.size >= most) break;
-    callShaped.add(m[1]!);
+    const name = PROSE_CALL_START.exec(text.slice(Math.max(0, m.index - PROSE_CALL_REACH), m.index))?.[1];
+    if (name !== undefined) callShaped.add(name);
   }
   for (const name of calls) callShaped.delete(name);
   return { calls: [...calls], callShaped: [...callShaped] };
