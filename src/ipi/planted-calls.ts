@@ -37,6 +37,12 @@ const Q = `(?:(?<!\\\\)\\\\*["']|&(?:quot|apos|#0{0,4}3[49]|#[xX]0{0,4}2[27]);)`
 const NAME = `([\\p{L}_][\\p{L}\\p{M}\\p{N}_.:/\\-${RENDERS_AS_NOTHING}]{0,79})`;
 const CALL_OBJECT = new RegExp(`${Q}(${NAME_KEYS})${Q}\\s*[:=]\\s*${Q}${NAME}${Q}`, 'giu');
 const ARGUMENTS_KEY = new RegExp(`${Q}(${ARGUMENT_KEYS})${Q}\\s*[:=]`, 'i');
+/**
+ * A call object with its keys unquoted, as JavaScript and YAML's flow style write it: `{name: "send_money",
+ * arguments: {…}}`, `{tool: send_money, args: {…}}`. A key opens the object or follows a comma.
+ */
+const BARE_CALL_OBJECT = new RegExp(`[{,]\\s{0,8}(${NAME_KEYS})\\s{0,8}:\\s{0,8}(?:${Q})?${NAME}(?:${Q})?\\s{0,8}(?=[,}])`, 'giu');
+const BARE_ARGUMENTS_KEY = new RegExp(`[{,]\\s{0,8}(${ARGUMENT_KEYS})\\s{0,8}:`, 'i');
 /** An object typed as a call (Anthropic's `tool_use`, OpenAI's `function_call`): its `name` and `input` are a call's. */
 const TYPED_AS_CALL = new RegExp(`${Q}type${Q}\\s*:\\s*${Q}(?:tool_use|tool_call|function_call|function)${Q}`, 'i');
 /** A blank within a line: a space of any width, a tab (never a choice between two: a run of them is read one way). */
@@ -72,13 +78,19 @@ const ACTION_INPUT = /action[ _]?input\**\s*:/i;
 const CALL_LINE_HINT = /action(?:\s*\d{1,3})?\**\s*:|<(?:antml:)?invoke|<tool_call>|<function\s*=|\[TOOL_CALLS\]|<\|python_tag\|>|to=functions\.|default_api\.|tool\u2581sep|<tool_use>/i;
 
 /**
+ * Where a string of a record opens (`"note": "`, `, '`, `['`): the first text of a field's value, whose line the
+ * reading of escaped line breaks ends where the field's first line does, starts a line for an agent's model too.
+ */
+const STRING_OPENS = `[:,[(]${BLANK}*["']`;
+
+/**
  * A call written as code, on a line of its own, with keyword arguments: `GithubAddCollaborator(repo="x",
  * username="y")`, the form a note shows a bot what to run in, closed on its line (a comment may follow) or its
  * arguments one to a line as a formatter sets them. Only call-shaped: a source file holds such statements too.
  */
 const KEYWORD_CALL = new RegExp(
-  `^${BLANK}*(?:[\`>*-]+${BLANK}*)?([A-Za-z_][A-Za-z0-9_.]{0,79})\\(${BLANK}*(?:\\r?\\n${BLANK}*)?[A-Za-z_][A-Za-z0-9_]{0,39}${BLANK}*=(?!=)` +
-    `(?:[^\\n]*\\)[\`;.]*${BLANK}*(?:(?:#|//)[^\\n]*)?|[^\\n]*,${BLANK}*)$`,
+  `(?:^${BLANK}*(?:[\`>*-]+${BLANK}*)?|${STRING_OPENS})([A-Za-z_][A-Za-z0-9_.]{0,79})\\(${BLANK}*(?:\\r?\\n${BLANK}*)?[A-Za-z_][A-Za-z0-9_]{0,39}${BLANK}*=(?!=)` +
+    `(?:[^\\n]*\\)[\`;.]*(?:["'](?:${BLANK}*[,}\\]][^\\n]*)?)?${BLANK}*(?:(?:#|//)[^\\n]*)?|[^\\n]*,${BLANK}*)$`,
   'gmu',
 );
 const KEYWORD_CALL_HINT = /\(\s*[A-Za-z_]\w*\s*=[^=]/;
@@ -88,7 +100,7 @@ const KEYWORD_CALL_HINT = /\(\s*[A-Za-z_]\w*\s*=[^=]/;
  * of its own near it. Read only with a key only calls use (`tool:`, `arguments:`): a Kubernetes container has a
  * `name:` and `args:`, a workflow step a `name:` and `params:`.
  */
-const YAML_NAME = new RegExp(`^${BLANK}*(?:-${BLANK}+)?(${NAME_KEYS})${BLANK}*:${BLANK}*["']?${NAME}["']?${BLANK}*(?:#[^\\n]*)?$`, 'gimu');
+const YAML_NAME = new RegExp(`(?:^${BLANK}*(?:-${BLANK}+)?|${STRING_OPENS})(${NAME_KEYS})${BLANK}*:${BLANK}*["']?${NAME}["']?${BLANK}*(?:#[^\\n]*)?$`, 'gimu');
 const YAML_ARGUMENTS = new RegExp(`^${BLANK}*(?:-${BLANK}+)?(${ARGUMENT_KEYS})${BLANK}*:`, 'imu');
 
 /**
@@ -131,6 +143,15 @@ export function plantedCalls(text: string): PlantedCalls {
     const argumentsKey = keyNear(ARGUMENTS_KEY, before, after);
     if (argumentsKey === undefined) continue;
     const callOnly = callOnlyKeys(m[1]!, argumentsKey) || TYPED_AS_CALL.test(before) || TYPED_AS_CALL.test(after);
+    if (callOnly && calls.size < most) calls.add(m[2]!);
+    else if (!callOnly && callShaped.size < most) callShaped.add(m[2]!);
+    if (calls.size >= most && callShaped.size >= most) break;
+  }
+  if (BARE_ARGUMENTS_KEY.test(text)) for (const m of text.matchAll(BARE_CALL_OBJECT)) {
+    const { before, after } = around(text, m);
+    const argumentsKey = keyNear(BARE_ARGUMENTS_KEY, before, after) ?? keyNear(ARGUMENTS_KEY, before, after);
+    if (argumentsKey === undefined) continue;
+    const callOnly = callOnlyKeys(m[1]!, argumentsKey);
     if (callOnly && calls.size < most) calls.add(m[2]!);
     else if (!callOnly && callShaped.size < most) callShaped.add(m[2]!);
     if (calls.size >= most && callShaped.size >= most) break;
