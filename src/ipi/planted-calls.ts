@@ -103,28 +103,11 @@ const KEYWORD_CALL_HINT = /\(\s*[A-Za-z_]\w*\s*=[^=]/;
 const YAML_NAME = new RegExp(`(?:^${BLANK}*(?:-${BLANK}+)?|${STRING_OPENS})(${NAME_KEYS})${BLANK}*:${BLANK}*["']?${NAME}["']?${BLANK}*(?:#[^\\n]*)?$`, 'gimu');
 const YAML_ARGUMENTS = new RegExp(`^${BLANK}*(?:-${BLANK}+)?(${ARGUMENT_KEYS})${BLANK}*:`, 'imu');
 
-/**
- * A call written out in prose, its arguments as an object: "use the tool `send_money` with the following
- * arguments: {'recipient': …}", the form AgentDojo's tool-knowledge attack writes. Only call-shaped: a tool's own
- * documentation writes its examples so too. Found from its end (`with … {`, rare), then read back to its verb:
- * tried at each word of a text, the whole pattern cost 18–21 µs on 4 KiB.
- */
-const PROSE_CALL_END = new RegExp(
-  `with${BLANK}{1,4}(?:(?:the${BLANK}{1,4})?(?:following${BLANK}{1,4})?(?:arguments|args|parameters|params|inputs?)${BLANK}{0,4}:?${BLANK}{0,4})?\\{`,
-  'giu',
-);
-const PROSE_CALL_START = new RegExp(
-  `\\b(?:use|call|invoke|run|execute|trigger)${BLANK}{1,4}(?:the${BLANK}{1,4})?(?:(?:tool|function)${BLANK}{1,4})?[\`"']?${NAME}[\`"']?${BLANK}{1,4}(?:(?:tool|function)${BLANK}{1,4})?$`,
-  'iu',
-);
-/** How far before its `with` a prose call's verb may stand: the verb, "the tool", quotes and a name of 80. */
-const PROSE_CALL_REACH = 120;
-
 /** The tool names a text holds in call syntax, as written: in the syntax only calls use, and in keys data uses too. */
 export interface PlantedCalls {
   /** Names in call lines with bracketed arguments, call tags, and objects (JSON or YAML) with a key only calls use (`CALL_ONLY_KEYS`) or typed as calls: the first `MAX_NAMES + 1`. */
   readonly calls: string[];
-  /** Names in objects of a `name` and a generic arguments key (`params`, `input`, …), in `Action:` lines without arguments or with `key=value` ones, in code calls with keyword arguments and in prose calls with an arguments object, not among `calls`: the first `MAX_NAMES + 1`. */
+  /** Names in objects of a `name` and a generic arguments key (`params`, `input`, …), in `Action:` lines without arguments or with `key=value` ones and in code calls with keyword arguments, not among `calls`: the first `MAX_NAMES + 1`. */
   readonly callShaped: string[];
 }
 
@@ -138,24 +121,8 @@ export function plantedCalls(text: string): PlantedCalls {
   const callShaped = new Set<string>();
   const most = MAX_NAMES + 1;
   // Most results hold neither an arguments key nor a call line: one scan each rules them out.
-  if (ARGUMENTS_KEY.test(text)) for (const m of text.matchAll(CALL_OBJECT)) {
-    const { before, after } = around(text, m);
-    const argumentsKey = keyNear(ARGUMENTS_KEY, before, after);
-    if (argumentsKey === undefined) continue;
-    const callOnly = callOnlyKeys(m[1]!, argumentsKey) || TYPED_AS_CALL.test(before) || TYPED_AS_CALL.test(after);
-    if (callOnly && calls.size < most) calls.add(m[2]!);
-    else if (!callOnly && callShaped.size < most) callShaped.add(m[2]!);
-    if (calls.size >= most && callShaped.size >= most) break;
-  }
-  if (BARE_ARGUMENTS_KEY.test(text)) for (const m of text.matchAll(BARE_CALL_OBJECT)) {
-    const { before, after } = around(text, m);
-    const argumentsKey = keyNear(BARE_ARGUMENTS_KEY, before, after) ?? keyNear(ARGUMENTS_KEY, before, after);
-    if (argumentsKey === undefined) continue;
-    const callOnly = callOnlyKeys(m[1]!, argumentsKey);
-    if (callOnly && calls.size < most) calls.add(m[2]!);
-    else if (!callOnly && callShaped.size < most) callShaped.add(m[2]!);
-    if (calls.size >= most && callShaped.size >= most) break;
-  }
+  if (ARGUMENTS_KEY.test(text)) readObjects(text, CALL_OBJECT, ARGUMENTS_KEY, calls, callShaped);
+  if (BARE_ARGUMENTS_KEY.test(text)) readObjects(text, BARE_CALL_OBJECT, BARE_ARGUMENTS_KEY, calls, callShaped);
   if (CALL_LINE_HINT.test(text)) for (const m of text.matchAll(CALL_LINE)) {
     // A ReAct line with no arguments on it or after it is an audit log's `Action: login` as often as a call.
     const [, action, actionArguments, keyValues, ...tags] = m;
@@ -176,13 +143,25 @@ export function plantedCalls(text: string): PlantedCalls {
     if (callShaped.size >= most) break;
     callShaped.add(m[1]!);
   }
-  if (text.includes('{')) for (const m of text.matchAll(PROSE_CALL_END)) {
-    if (callShaped.size >= most) break;
-    const name = PROSE_CALL_START.exec(text.slice(Math.max(0, m.index - PROSE_CALL_REACH), m.index))?.[1];
-    if (name !== undefined) callShaped.add(name);
-  }
   for (const name of calls) callShaped.delete(name);
   return { calls: [...calls], callShaped: [...callShaped] };
+}
+
+/**
+ * The names of the call objects `objects` finds (the name's key, then the name), each with an arguments key that
+ * `argumentsKey` finds near it: into `calls` with a key only calls use or typed as a call, else into `callShaped`.
+ */
+function readObjects(text: string, objects: RegExp, argumentsKey: RegExp, calls: Set<string>, callShaped: Set<string>): void {
+  const most = MAX_NAMES + 1;
+  for (const m of text.matchAll(objects)) {
+    const { before, after } = around(text, m);
+    const key = keyNear(argumentsKey, before, after);
+    if (key === undefined) continue;
+    const callOnly = callOnlyKeys(m[1]!, key) || TYPED_AS_CALL.test(before) || TYPED_AS_CALL.test(after);
+    if (callOnly && calls.size < most) calls.add(m[2]!);
+    else if (!callOnly && callShaped.size < most) callShaped.add(m[2]!);
+    if (calls.size >= most && callShaped.size >= most) return;
+  }
 }
 
 /** The text within ARGUMENTS_WITHIN before a name's match and after it: where its object's arguments key may stand. */
