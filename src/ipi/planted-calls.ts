@@ -82,6 +82,11 @@ const CALL_LINE_HINT = /action(?:\s*\d{1,3})?\**\s*:|<(?:antml:)?invoke|<tool_ca
  * reading of escaped line breaks ends where the field's first line does, starts a line for an agent's model too.
  */
 const STRING_OPENS = `[:,[(]${BLANK}*["']`;
+/**
+ * A line's label before its text: a chat line's speaker (`Noah: `) or a plain record's key (`subject: `), whose
+ * value an agent's model reads from its first word on.
+ */
+const LINE_LABEL = `^${BLANK}*(?:-${BLANK}+)?[\\p{L}\\p{N}_][\\p{L}\\p{N}_ .'-]{0,39}:${BLANK}+["']?`;
 
 /**
  * A call written as code, on a line of its own, with keyword arguments: `GithubAddCollaborator(repo="x",
@@ -89,7 +94,7 @@ const STRING_OPENS = `[:,[(]${BLANK}*["']`;
  * arguments one to a line as a formatter sets them. Only call-shaped: a source file holds such statements too.
  */
 const KEYWORD_CALL = new RegExp(
-  `(?:^${BLANK}*(?:[\`>*-]+${BLANK}*)?|${STRING_OPENS})([A-Za-z_][A-Za-z0-9_.]{0,79})\\(${BLANK}*(?:\\r?\\n${BLANK}*)?[A-Za-z_][A-Za-z0-9_]{0,39}${BLANK}*=(?!=)` +
+  `(?:^${BLANK}*(?:[\`>*-]+${BLANK}*)?|${STRING_OPENS}|${LINE_LABEL})([A-Za-z_][A-Za-z0-9_.]{0,79})\\(${BLANK}*(?:\\r?\\n${BLANK}*)?[A-Za-z_][A-Za-z0-9_]{0,39}${BLANK}*=(?!=)` +
     `(?:[^\\n]*\\)[\`;.]*(?:["'](?:${BLANK}*[,}\\]][^\\n]*)?)?${BLANK}*(?:(?:#|//)[^\\n]*)?|[^\\n]*,${BLANK}*)$`,
   'gmu',
 );
@@ -100,7 +105,7 @@ const KEYWORD_CALL_HINT = /\(\s*[A-Za-z_]\w*\s*=[^=]/;
  * of its own near it. Read only with a key only calls use (`tool:`, `arguments:`): a Kubernetes container has a
  * `name:` and `args:`, a workflow step a `name:` and `params:`.
  */
-const YAML_NAME = new RegExp(`(?:^${BLANK}*(?:-${BLANK}+)?|${STRING_OPENS})(${NAME_KEYS})${BLANK}*:${BLANK}*["']?${NAME}["']?${BLANK}*(?:#[^\\n]*)?$`, 'gimu');
+const YAML_NAME = new RegExp(`(?:^${BLANK}*(?:-${BLANK}+)?|${STRING_OPENS}|${LINE_LABEL})(${NAME_KEYS})${BLANK}*:${BLANK}*["']?${NAME}["']?${BLANK}*(?:#[^\\n]*)?$`, 'gimu');
 const YAML_ARGUMENTS = new RegExp(`^${BLANK}*(?:-${BLANK}+)?(${ARGUMENT_KEYS})${BLANK}*:`, 'imu');
 
 /** The tool names a text holds in call syntax, as written: in the syntax only calls use, and in keys data uses too. */
