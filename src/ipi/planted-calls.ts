@@ -90,11 +90,14 @@ const LINE_LABEL = `^${BLANK}*(?:-${BLANK}+)?[\\p{L}\\p{N}_][\\p{L}\\p{N}_ .'-]{
 
 /**
  * A call written as code, on a line of its own, with keyword arguments: `GithubAddCollaborator(repo="x",
- * username="y")`, the form a note shows a bot what to run in, closed on its line (a comment may follow) or its
- * arguments one to a line as a formatter sets them. Only call-shaped: a source file holds such statements too.
+ * username="y")`, the form a note shows a bot what to run in, closed on its line (a comment may follow, or the
+ * close of a record's string and the record after it) or its arguments one to a line as a formatter sets them.
+ * Only call-shaped: a source file holds such statements too. Only at a line's start: tried after every string's
+ * opening quote (`("f(a=` repeated), each try scanned the rest of the line, and after a label it read Python's
+ * one-line statements (`else: delete_file(path=tmp)`) as calls.
  */
 const KEYWORD_CALL = new RegExp(
-  `(?:^${BLANK}*(?:[\`>*-]+${BLANK}*)?|${STRING_OPENS}|${LINE_LABEL})([A-Za-z_][A-Za-z0-9_.]{0,79})\\(${BLANK}*(?:\\r?\\n${BLANK}*)?[A-Za-z_][A-Za-z0-9_]{0,39}${BLANK}*=(?!=)` +
+  `^${BLANK}*(?:[\`>*-]+${BLANK}*)?([A-Za-z_][A-Za-z0-9_.]{0,79})\\(${BLANK}*(?:\\r?\\n${BLANK}*)?[A-Za-z_][A-Za-z0-9_]{0,39}${BLANK}*=(?!=)` +
     `(?:[^\\n]*\\)[\`;.]*(?:["'](?:${BLANK}*[,}\\]][^\\n]*)?)?${BLANK}*(?:(?:#|//)[^\\n]*)?|[^\\n]*,${BLANK}*)$`,
   'gmu',
 );
@@ -112,7 +115,7 @@ const YAML_ARGUMENTS = new RegExp(`^${BLANK}*(?:-${BLANK}+)?(${ARGUMENT_KEYS})${
 export interface PlantedCalls {
   /** Names in call lines with bracketed arguments, call tags, and objects (JSON or YAML) with a key only calls use (`CALL_ONLY_KEYS`) or typed as calls: the first `MAX_NAMES + 1`. */
   readonly calls: string[];
-  /** Names in objects of a `name` and a generic arguments key (`params`, `input`, …), in `Action:` lines without arguments or with `key=value` ones and in code calls with keyword arguments, not among `calls`: the first `MAX_NAMES + 1`. */
+  /** Names in objects of a `name` and a generic arguments key (`params`, `input`, …) or with unquoted keys, in `Action:` lines without arguments or with `key=value` ones and in code calls with keyword arguments, not among `calls`: the first `MAX_NAMES + 1`. */
   readonly callShaped: string[];
 }
 
@@ -127,7 +130,8 @@ export function plantedCalls(text: string): PlantedCalls {
   const most = MAX_NAMES + 1;
   // Most results hold neither an arguments key nor a call line: one scan each rules them out.
   if (ARGUMENTS_KEY.test(text)) readObjects(text, CALL_OBJECT, ARGUMENTS_KEY, calls, callShaped);
-  if (BARE_ARGUMENTS_KEY.test(text)) readObjects(text, BARE_CALL_OBJECT, BARE_ARGUMENTS_KEY, calls, callShaped);
+  // Only call-shaped: source files write such objects (an MCP client's tests, `callTool({name, arguments})`).
+  if (BARE_ARGUMENTS_KEY.test(text)) readObjects(text, BARE_CALL_OBJECT, BARE_ARGUMENTS_KEY, callShaped, callShaped);
   if (CALL_LINE_HINT.test(text)) for (const m of text.matchAll(CALL_LINE)) {
     // A ReAct line with no arguments on it or after it is an audit log's `Action: login` as often as a call.
     const [, action, actionArguments, keyValues, ...tags] = m;
@@ -154,7 +158,8 @@ export function plantedCalls(text: string): PlantedCalls {
 
 /**
  * The names of the call objects `objects` finds (the name's key, then the name), each with an arguments key that
- * `argumentsKey` finds near it: into `calls` with a key only calls use or typed as a call, else into `callShaped`.
+ * `argumentsKey` finds near it: into `calls` with a key only calls use or typed as a call, else into `callShaped`
+ * (the same set for forms that are only call-shaped).
  */
 function readObjects(text: string, objects: RegExp, argumentsKey: RegExp, calls: Set<string>, callShaped: Set<string>): void {
   const most = MAX_NAMES + 1;
