@@ -37,12 +37,6 @@ const Q = `(?:(?<!\\\\)\\\\*["']|&(?:quot|apos|#0{0,4}3[49]|#[xX]0{0,4}2[27]);)`
 const NAME = `([\\p{L}_][\\p{L}\\p{M}\\p{N}_.:/\\-${RENDERS_AS_NOTHING}]{0,79})`;
 const CALL_OBJECT = new RegExp(`${Q}(${NAME_KEYS})${Q}\\s*[:=]\\s*${Q}${NAME}${Q}`, 'giu');
 const ARGUMENTS_KEY = new RegExp(`${Q}(${ARGUMENT_KEYS})${Q}\\s*[:=]`, 'i');
-/**
- * A call object with its keys unquoted, as JavaScript and YAML's flow style write it: `{name: "send_money",
- * arguments: {…}}`, `{tool: send_money, args: {…}}`. A key opens the object or follows a comma.
- */
-const BARE_CALL_OBJECT = new RegExp(`[{,]\\s{0,8}(${NAME_KEYS})\\s{0,8}:\\s{0,8}(?:${Q})?${NAME}(?:${Q})?\\s{0,8}(?=[,}])`, 'giu');
-const BARE_ARGUMENTS_KEY = new RegExp(`[{,]\\s{0,8}(${ARGUMENT_KEYS})\\s{0,8}:`, 'i');
 /** An object typed as a call (Anthropic's `tool_use`, OpenAI's `function_call`): its `name` and `input` are a call's. */
 const TYPED_AS_CALL = new RegExp(`${Q}type${Q}\\s*:\\s*${Q}(?:tool_use|tool_call|function_call|function)${Q}`, 'i');
 /** A blank within a line: a space of any width, a tab (never a choice between two: a run of them is read one way). */
@@ -115,7 +109,7 @@ const YAML_ARGUMENTS = new RegExp(`^${BLANK}*(?:-${BLANK}+)?(${ARGUMENT_KEYS})${
 export interface PlantedCalls {
   /** Names in call lines with bracketed arguments, call tags, and objects (JSON or YAML) with a key only calls use (`CALL_ONLY_KEYS`) or typed as calls: the first `MAX_NAMES + 1`. */
   readonly calls: string[];
-  /** Names in objects of a `name` and a generic arguments key (`params`, `input`, …) or with unquoted keys, in `Action:` lines without arguments or with `key=value` ones and in code calls with keyword arguments, not among `calls`: the first `MAX_NAMES + 1`. */
+  /** Names in objects of a `name` and a generic arguments key (`params`, `input`, …), in `Action:` lines without arguments or with `key=value` ones and in code calls with keyword arguments, not among `calls`: the first `MAX_NAMES + 1`. */
   readonly callShaped: string[];
 }
 
@@ -130,8 +124,6 @@ export function plantedCalls(text: string): PlantedCalls {
   const most = MAX_NAMES + 1;
   // Most results hold neither an arguments key nor a call line: one scan each rules them out.
   if (ARGUMENTS_KEY.test(text)) readObjects(text, CALL_OBJECT, ARGUMENTS_KEY, calls, callShaped);
-  // Only call-shaped: source files write such objects (an MCP client's tests, `callTool({name, arguments})`).
-  if (BARE_ARGUMENTS_KEY.test(text)) readObjects(text, BARE_CALL_OBJECT, BARE_ARGUMENTS_KEY, callShaped, callShaped);
   if (CALL_LINE_HINT.test(text)) for (const m of text.matchAll(CALL_LINE)) {
     // A ReAct line with no arguments on it or after it is an audit log's `Action: login` as often as a call.
     const [, action, actionArguments, keyValues, ...tags] = m;
@@ -158,8 +150,7 @@ export function plantedCalls(text: string): PlantedCalls {
 
 /**
  * The names of the call objects `objects` finds (the name's key, then the name), each with an arguments key that
- * `argumentsKey` finds near it: into `calls` with a key only calls use or typed as a call, else into `callShaped`
- * (the same set for forms that are only call-shaped).
+ * `argumentsKey` finds near it: into `calls` with a key only calls use or typed as a call, else into `callShaped`.
  */
 function readObjects(text: string, objects: RegExp, argumentsKey: RegExp, calls: Set<string>, callShaped: Set<string>): void {
   const most = MAX_NAMES + 1;
