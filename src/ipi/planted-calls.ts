@@ -123,7 +123,15 @@ export function plantedCalls(text: string): PlantedCalls {
   const callShaped = new Set<string>();
   const most = MAX_NAMES + 1;
   // Most results hold neither an arguments key nor a call line: one scan each rules them out.
-  if (ARGUMENTS_KEY.test(text)) readObjects(text, CALL_OBJECT, ARGUMENTS_KEY, calls, callShaped);
+  if (ARGUMENTS_KEY.test(text)) for (const m of text.matchAll(CALL_OBJECT)) {
+    const { before, after } = around(text, m);
+    const argumentsKey = keyNear(ARGUMENTS_KEY, before, after);
+    if (argumentsKey === undefined) continue;
+    const callOnly = callOnlyKeys(m[1]!, argumentsKey) || TYPED_AS_CALL.test(before) || TYPED_AS_CALL.test(after);
+    if (callOnly && calls.size < most) calls.add(m[2]!);
+    else if (!callOnly && callShaped.size < most) callShaped.add(m[2]!);
+    if (calls.size >= most && callShaped.size >= most) break;
+  }
   if (CALL_LINE_HINT.test(text)) for (const m of text.matchAll(CALL_LINE)) {
     // A ReAct line with no arguments on it or after it is an audit log's `Action: login` as often as a call.
     const [, action, actionArguments, keyValues, ...tags] = m;
@@ -146,23 +154,6 @@ export function plantedCalls(text: string): PlantedCalls {
   }
   for (const name of calls) callShaped.delete(name);
   return { calls: [...calls], callShaped: [...callShaped] };
-}
-
-/**
- * The names of the call objects `objects` finds (the name's key, then the name), each with an arguments key that
- * `argumentsKey` finds near it: into `calls` with a key only calls use or typed as a call, else into `callShaped`.
- */
-function readObjects(text: string, objects: RegExp, argumentsKey: RegExp, calls: Set<string>, callShaped: Set<string>): void {
-  const most = MAX_NAMES + 1;
-  for (const m of text.matchAll(objects)) {
-    const { before, after } = around(text, m);
-    const key = keyNear(argumentsKey, before, after);
-    if (key === undefined) continue;
-    const callOnly = callOnlyKeys(m[1]!, key) || TYPED_AS_CALL.test(before) || TYPED_AS_CALL.test(after);
-    if (callOnly && calls.size < most) calls.add(m[2]!);
-    else if (!callOnly && callShaped.size < most) callShaped.add(m[2]!);
-    if (calls.size >= most && callShaped.size >= most) return;
-  }
 }
 
 /** The text within ARGUMENTS_WITHIN before a name's match and after it: where its object's arguments key may stand. */
