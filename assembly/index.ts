@@ -21,4 +21,4 @@ export function heapBase(): usize {
 }
 
 /** Bumped whenever an export's meaning changes, so bindings refuse a stale core.wasm. */
-export const ABI_VERSION: u32 = 7;
+export const ABI_VERSION: u32 = 8;

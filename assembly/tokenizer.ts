@@ -55,9 +55,12 @@ const RUN_VALUE: u32 = 1; // a JSON string value, up to its closing quote
 const RUN_KEY: u32 = 2; // a JSON object key
 const RUN_LITERAL: u32 = 3; // a bare JSON literal, up to a delimiter
 
-/** Ring of the last k word hashes for shingles (k ≤ 32). */
+/** Ring of the last 32 word hashes for shingles (k ≤ 32), slot = word index mod 32. */
 const RING: usize = memory.data(32 * 4, 16);
 export const MAX_SHINGLE_K: u32 = 32;
+/** Per shingle length of a pass (k = shingleFirst + i): the rolling hash and SHINGLE_BASE^(k−1). */
+const ROLLING: usize = memory.data(32 * 4, 16);
+const DROPS: usize = memory.data(32 * 4, 16);
 
 // Per-pass settings and the output cursor; `scan` copies what it needs into locals.
 let out: usize = 0;
@@ -65,8 +68,10 @@ let emitted: usize = 0;
 let buckets: u64 = 1;
 let charMin: u32 = 0;
 let charMax: u32 = 0;
-let shingleK: u32 = 0; // 0: emit features; k > 0: emit k-word shingles
-let shingleDrop: u32 = 1; // SHINGLE_BASE^(k−1)
+let shingleFirst: u32 = 0; // 0: emit features; k > 0: emit shingles of k = shingleFirst..shingleLast
+let shingleLast: u32 = 0;
+let shingleRegion: usize = 0; // u32s per shingle length in the output
+let shingleHeader: usize = 0; // u32s before the first region: the region size, then one count per length
 
 /** murmur3's 32-bit finaliser: spreads a combined hash's bits before bucketing. */
 @inline function mix32(h: u32): u32 {
@@ -79,11 +84,6 @@ let shingleDrop: u32 = 1; // SHINGLE_BASE^(k−1)
 /** Map a 32-bit hash to [0, buckets) by multiply-shift (Lemire), avoiding a division. */
 @inline function toBucket(h: u32, n: u64): u32 {
   return <u32>((<u64>h * n) >>> 32);
-}
-
-/** Write `v` at the output cursor `at`; `featurize` checked the capacity up front. */
-@inline function put(at: usize, v: u32): void {
-  store<u32>(out + (at << 2), v);
 }
 
 /**
@@ -125,24 +125,44 @@ const WORD_K1: u64 = 0xbf58476d1ce4e5b9;
 const WORD_K2: u64 = 0x94d049bb133111eb;
 
 let shingleCount: u32 = 0;
-let shingleHash: u32 = 0;
 
+/**
+ * Feed one word to every shingle length of the pass. Each length keeps a
+ * polynomial rolling hash, H = (H − w_old·B^(k−1))·B + w_new once its window is
+ * full, and writes into its own region: one tokenizing pass serves all lengths.
+ */
 function pushShingle(w: u32): void {
-  const k = shingleK;
-  const slot = RING + ((shingleCount % k) << 2);
-  // Polynomial rolling hash: H = (H − w_old·B^(k−1))·B + w_new once the window is full.
-  if (shingleCount >= k) shingleHash -= load<u32>(slot) * shingleDrop;
-  shingleHash = shingleHash * SHINGLE_BASE + w;
-  store<u32>(slot, w);
-  shingleCount++;
-  if (shingleCount >= k) put(emitted++, mix32(shingleHash ^ k));
+  const count = shingleCount;
+  for (let k = shingleFirst; k <= shingleLast; k++) {
+    const i = <usize>(k - shingleFirst);
+    let h = load<u32>(ROLLING + (i << 2));
+    if (count >= k) h -= load<u32>(RING + (<usize>((count - k) & 31) << 2)) * load<u32>(DROPS + (i << 2));
+    h = h * SHINGLE_BASE + w;
+    store<u32>(ROLLING + (i << 2), h);
+    if (count + 1 >= k) putShingle(i, mix32(h ^ k));
+  }
+  store<u32>(RING + (<usize>(count & 31) << 2), w);
+  shingleCount = count + 1;
+}
+
+/** Append a hash to length i's region and count it in the output's header. */
+@inline function putShingle(i: usize, h: u32): void {
+  const slot = out + ((1 + i) << 2);
+  const n = load<u32>(slot);
+  store<u32>(out + ((shingleHeader + i * shingleRegion + <usize>n) << 2), h);
+  store<u32>(slot, n + 1);
 }
 
 /** End a shingle sequence: one shorter than k still yields one hash over all its words. */
 function endSequence(): void {
-  if (shingleK > 0 && shingleCount > 0 && shingleCount < shingleK) put(emitted++, mix32(shingleHash ^ shingleCount));
+  if (shingleFirst == 0) return;
+  const count = shingleCount;
+  for (let k = shingleFirst; k <= shingleLast; k++) {
+    const i = <usize>(k - shingleFirst);
+    if (count > 0 && count < k) putShingle(i, mix32(load<u32>(ROLLING + (i << 2)) ^ count));
+    store<u32>(ROLLING + (i << 2), 0);
+  }
   shingleCount = 0;
-  shingleHash = 0;
 }
 
 /** Value of 4 hex digits at p, or -1 when they are not all hex. */
@@ -316,7 +336,7 @@ let runLen: usize = 0;
 function scan(p: usize, end: usize, kind: u32): usize {
   const resume = normaliseRun(p, end, kind);
   emitWords(runBytes, runLen, kind);
-  if (shingleK == 0 && charMax > 0 && (kind == RUN_VALUE || kind == RUN_TEXT)) emitGrams(runBytes, runLen);
+  if (shingleFirst == 0 && charMax > 0 && (kind == RUN_VALUE || kind == RUN_TEXT)) emitGrams(runBytes, runLen);
   return resume;
 }
 
@@ -406,7 +426,7 @@ function normaliseRun(p: usize, end: usize, kind: u32): usize {
  * vector compares and the per-word work one hash.
  */
 function emitWords(side: usize, len: usize, kind: u32): void {
-  const shingling = shingleK > 0;
+  const shingling = shingleFirst > 0;
   if (shingling && kind == RUN_KEY) return;
   const n = buckets;
   const o = out;
@@ -434,9 +454,7 @@ function emitWords(side: usize, len: usize, kind: u32): void {
       const from = below ? base + <usize>(31 - clz(below)) : wordStart;
       const h = wordHash(side + from, base + <usize>j + 1 - from);
       if (shingling) {
-        emitted = at;
         pushShingle(<u32>(h >>> 32));
-        at = emitted;
       } else if (kind == RUN_KEY) {
         store<u32>(o + (at++ << 2), pow2 ? high32(h, SEED_KEY) >>> shift : toBucket(high32(h, SEED_KEY), n));
       } else {
@@ -461,7 +479,8 @@ function emitWords(side: usize, len: usize, kind: u32): void {
 
 function resetPass(o: usize): void {
   out = o; emitted = 0;
-  shingleCount = 0; shingleHash = 0;
+  shingleCount = 0;
+  memory.fill(ROLLING, 0, 32 * 4);
 }
 
 /**
@@ -540,9 +559,10 @@ export function featurizeCapacity(len: usize, nMin: u32, nMax: u32): usize {
   return needed(len, (min > max || max == 0 ? 0 : <usize>(max - min + 1)) + 2);
 }
 
-/** The capacity (u32s) `shingles` needs for `len` bytes. */
-export function shinglesCapacity(len: usize): usize {
-  return needed(len, 1);
+/** The capacity (u32s) `shingles` needs for `len` bytes and `lengths` shingle lengths (clamped to 1..MAX_SHINGLE_K). */
+export function shinglesCapacity(len: usize, lengths: u32): usize {
+  const n = <usize>(lengths == 0 ? 1 : (lengths > MAX_SHINGLE_K ? MAX_SHINGLE_K : lengths));
+  return 1 + n + needed(len, n);
 }
 
 function placeRunBytes(o: usize, capacity: usize, len: usize): void {
@@ -565,7 +585,7 @@ export function featurize(
   if (capacity < bound) return bound;
   resetPass(o);
   placeRunBytes(o, capacity, len);
-  shingleK = 0;
+  shingleFirst = 0;
   buckets = <u64>(bucketCount == 0 ? 1 : bucketCount);
   pass(ptr, len, mode == MODE_AUTO ? autoMode(ptr, len) : mode);
   return emitted;
@@ -573,19 +593,34 @@ export function featurize(
 
 /**
  * Rolling k-word shingle hashes (32-bit) of the words of string values and
- * literals (all words in text mode), one sequence per value. A value with
- * fewer than k words yields one hash over the words it has. Returns the count,
- * or the bound when `capacity` is too small, as `featurize` does.
+ * literals (all words in text mode), one sequence per value, for every k in
+ * kFirst..kLast (clamped to 1..MAX_SHINGLE_K) in one pass. A value with fewer
+ * than k words yields one hash over the words it has. The output opens with the
+ * size of a region and one count per length, then one region per length.
+ * Returns the total count, or the bound when `capacity` is too small, as
+ * `featurize` does.
  */
-export function shingles(ptr: usize, len: usize, mode: u32, k: u32, o: usize, capacity: usize): usize {
-  const bound = needed(len, 1);
+export function shingles(ptr: usize, len: usize, mode: u32, kFirst: u32, kLast: u32, o: usize, capacity: usize): usize {
+  const first: u32 = kFirst == 0 ? 1 : (kFirst > MAX_SHINGLE_K ? MAX_SHINGLE_K : kFirst);
+  const last: u32 = kLast < first ? first : (kLast > MAX_SHINGLE_K ? MAX_SHINGLE_K : kLast);
+  const lengths = last - first + 1;
+  const bound = shinglesCapacity(len, lengths);
   if (capacity < bound) return bound;
   resetPass(o);
   placeRunBytes(o, capacity, len);
-  shingleK = k == 0 ? 1 : (k > MAX_SHINGLE_K ? MAX_SHINGLE_K : k);
-  let drop: u32 = 1;
-  for (let j: u32 = 1; j < shingleK; j++) drop *= SHINGLE_BASE;
-  shingleDrop = drop;
+  shingleFirst = first;
+  shingleLast = last;
+  shingleRegion = maxIds(len, 1);
+  shingleHeader = 1 + <usize>lengths;
+  store<u32>(o, <u32>shingleRegion);
+  for (let k = first; k <= last; k++) {
+    let drop: u32 = 1;
+    for (let j: u32 = 1; j < k; j++) drop *= SHINGLE_BASE;
+    store<u32>(DROPS + (<usize>(k - first) << 2), drop);
+    store<u32>(o + ((1 + <usize>(k - first)) << 2), 0);
+  }
   pass(ptr, len, mode);
-  return emitted;
+  let total: usize = 0;
+  for (let i: usize = 0; i < <usize>lengths; i++) total += <usize>load<u32>(o + ((1 + i) << 2));
+  return total;
 }

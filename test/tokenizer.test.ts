@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { featurize, featurizeInto, init, LinearModel, normalizeText, ParapetRangeError, ParapetTypeError, shingles } from '../src/index.js';
+import { featurize, featurizeInto, init, LinearModel, normalizeText, ParapetRangeError, ParapetTypeError, shingles, shinglesUpTo } from '../src/index.js';
 import { featurizeRangesInPlace } from '../src/bindings/text.js';
 import { heapU32 } from '../src/bindings/instance.js';
 
@@ -270,6 +270,30 @@ describe('shingles', () => {
   });
 });
 
+describe('shinglesUpTo', () => {
+  it('gives every length from one pass, each as the reference rolling hash (property)', () => {
+    const word = fc.stringMatching(/^[a-z0-9]{1,12}$/);
+    fc.assert(
+      fc.property(fc.array(word, { maxLength: 40 }), fc.constantFrom(1, 2, 3, 5, 32), (ws, kMax) => {
+        const runs = shinglesUpTo(ws.join(' '), kMax, { mode: 'text' });
+        const words = referenceWords(normalisedBytes(ws.join(' ')));
+        expect(runs).toHaveLength(kMax);
+        runs.forEach((run, i) => expect(Array.from(run)).toEqual(referenceShingles(words, i + 1)));
+      }),
+    );
+  });
+
+  it('keeps each JSON string value its own sequence for every length, short ones included', () => {
+    const json = '{"a": "one two three four", "b": ["x", "p q"], "key words": 12}';
+    const runs = shinglesUpTo(json, 4);
+    for (let k = 1; k <= 4; k++) {
+      const parts = ['one two three four', 'x', 'p q', '12'].map((v) => referenceShingles(referenceWords(normalisedBytes(v)), k));
+      expect(Array.from(runs[k - 1]!)).toEqual(parts.flat());
+    }
+    expect(shinglesUpTo('', 3).map((run) => run.length)).toEqual([0, 0, 0]);
+  });
+});
+
 describe('tokenizer misuse', () => {
   it('names the bad parameter', () => {
     expect(() => featurize(42 as unknown as string)).toThrow(ParapetTypeError);
@@ -279,6 +303,8 @@ describe('tokenizer misuse', () => {
     expect(() => featurize('x', { mode: 'yaml' as 'json' })).toThrow(/"mode"/);
     expect(() => shingles('x', 0)).toThrow(/"k"/);
     expect(() => shingles('x', 33)).toThrow(/"k"/);
+    expect(() => shinglesUpTo('x', 0)).toThrow(/"kMax"/);
+    expect(() => shinglesUpTo('x', 1.5)).toThrow(/"kMax"/);
   });
 });
 

@@ -35,9 +35,9 @@ export interface CoreExports {
   gaussScore(state: number, dim: number, x: number, floor: number): number;
 
   featurize(ptr: number, len: number, mode: number, buckets: number, nMin: number, nMax: number, out: number, cap: number): number;
-  shingles(ptr: number, len: number, mode: number, k: number, out: number, cap: number): number;
+  shingles(ptr: number, len: number, mode: number, kFirst: number, kLast: number, out: number, cap: number): number;
   featurizeCapacity(len: number, nMin: number, nMax: number): number;
-  shinglesCapacity(len: number): number;
+  shinglesCapacity(len: number, lengths: number): number;
 
   linearLogit(ids: number, n: number, counts: number, weights: number, bias: number): number;
   maxLogitRanges(
@@ -56,7 +56,7 @@ export interface CoreExports {
  * The ABI this build of the bindings speaks; core.wasm must report the same.
  * The one number the bindings hold themselves: it is what they check the core against.
  */
-export const EXPECTED_ABI_VERSION = 7;
+export const EXPECTED_ABI_VERSION = 8;
 
 /**
  * Numbers the core defines and the bindings must agree with, read from its

@@ -8,7 +8,7 @@ export {
 export type { Sha256Hasher } from './sha256.js';
 export { shannonEntropy, logprobEntropy, logprobEntropies, RunningStats, DiagonalGaussian } from './stats.js';
 export type { RunningStatsState, DiagonalGaussianState } from './stats.js';
-export { normalizeText, featurize, featurizeInto, shingles } from './text.js';
+export { normalizeText, featurize, featurizeInto, shingles, shinglesUpTo } from './text.js';
 export { LinearModel } from './linear.js';
 export type { QuantizedWeights } from './linear.js';
 export { readText, readingRanges } from './reading.js';

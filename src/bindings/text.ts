@@ -249,12 +249,32 @@ function utf8Offsets(text: string, offsets: readonly number[]): number[] {
  */
 export function shingles(text: string | Uint8Array, k: number, options: { mode?: TokenizeMode; normalize?: boolean } = {}): Uint32Array {
   assertInteger(k, 'k', 1, coreConstants().maxShingleK);
+  return shingleRuns(text, k, k, options)[0]!;
+}
+
+/**
+ * `shingles(text, k)` for every k in 1..kMax, from one pass over the text:
+ * element k − 1 holds what `shingles(text, k, options)` returns. kMax is in 1..32.
+ */
+export function shinglesUpTo(text: string | Uint8Array, kMax: number, options: { mode?: TokenizeMode; normalize?: boolean } = {}): Uint32Array[] {
+  assertInteger(kMax, 'kMax', 1, coreConstants().maxShingleK);
+  return shingleRuns(text, 1, kMax, options);
+}
+
+/** The core's shingles for kFirst..kLast (checked by the callers): a region's size, one count per length, then the regions. */
+function shingleRuns(text: string | Uint8Array, kFirst: number, kLast: number, options: { mode?: TokenizeMode; normalize?: boolean }): Uint32Array[] {
   const mode = resolveMode(options.mode ?? 'auto', text);
-  const capacityFor = (len: number) => getCore().shinglesCapacity(len) >>> 0;
+  const lengths = kLast - kFirst + 1;
+  const capacityFor = (len: number) => getCore().shinglesCapacity(len, lengths) >>> 0;
   const [ptr, len] = stage(text, options.normalize ?? true, (len) => 4 * capacityFor(len) + 16);
   const out = (ptr + len + 15) & ~15;
   const cap = capacityFor(len);
-  const count = getCore().shingles(ptr, len, mode, k, out, cap) >>> 0;
-  if (count > cap) throw new ParapetStateError(`parapet: shingles bound ${cap} below the core's ${count}; bindings and core.wasm disagree`, 'core-mismatch');
-  return heapU32().slice(out >>> 2, (out >>> 2) + count);
+  const total = getCore().shingles(ptr, len, mode, kFirst, kLast, out, cap) >>> 0;
+  if (total > cap) throw new ParapetStateError(`parapet: shingles bound ${cap} below the core's ${total}; bindings and core.wasm disagree`, 'core-mismatch');
+  const heap = heapU32();
+  const at = out >>> 2;
+  const region = heap[at]!;
+  const runs: Uint32Array[] = [];
+  for (let i = 0, from = at + 1 + lengths; i < lengths; i++, from += region) runs.push(heap.slice(from, from + heap[at + 1 + i]!));
+  return runs;
 }

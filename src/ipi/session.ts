@@ -1,4 +1,4 @@
-import { DiagonalGaussian, logprobEntropy, RunningStats, shingles, type RunningStatsState } from '../bindings/index.js';
+import { DiagonalGaussian, logprobEntropy, RunningStats, shingles, shinglesUpTo, type RunningStatsState } from '../bindings/index.js';
 import { ParapetStateError, ParapetTypeError } from '../bindings/errors.js';
 import { levelOf, LEVELS } from './calibration.js';
 import { syntaxReadingsOf } from './breaks.js';
@@ -491,11 +491,11 @@ export class IpiSession {
         if (urls && urls.every((u) => placed.has(u))) continue;
         if (done.has(candidate)) continue;
         done.add(candidate);
-        const unigrams = shingles(candidate, 1, { mode: 'text' });
-        const wordCount = unigrams.length;
+        const runs = shinglesUpTo(candidate, MAX_K, { mode: 'text' });
+        const wordCount = runs[0]!.length;
         if (wordCount === 0) continue;
         const k = Math.min(MAX_K, wordCount);
-        const mine = k === 1 ? unigrams : shingles(candidate, k, { mode: 'text' });
+        const mine = runs[k - 1]!;
         // Single common words prove little: require an entity-like token or several words.
         const strength = wordCount >= 3 || /[@./:\d]/.test(candidate) ? 1 : wordCount === 2 ? 0.6 : 0.25;
         const inTrusted = allIn(mine, this.#trusted[k - 1]!);
@@ -697,8 +697,7 @@ function distinct(hashes: Uint32Array): Uint32Array {
  * other form is still found.
  */
 function shingleSets(text: string): Set<number>[] {
-  const sets: Set<number>[] = [];
-  for (let k = 1; k <= MAX_K; k++) sets.push(new Set(shingles(text, k, { mode: 'text' })));
+  const sets = shinglesUpTo(text, MAX_K, { mode: 'text' }).map((run) => new Set(run));
   addValueForms(sets, text);
   const plain = plainValueSpelling(text);
   if (plain !== text) {
@@ -716,7 +715,7 @@ function addValueForms(sets: Set<number>[], text: string): void {
 
 /** Adds a value's shingles for k = 1..MAX_K to sets kept as shingleSets keeps them. */
 function addShingles(sets: Set<number>[], value: string): void {
-  for (let k = 1; k <= MAX_K; k++) for (const h of shingles(value, k, { mode: 'text' })) sets[k - 1]!.add(h);
+  shinglesUpTo(value, MAX_K, { mode: 'text' }).forEach((run, i) => run.forEach((h) => sets[i]!.add(h)));
 }
 
 /**
