@@ -41,18 +41,6 @@ const ARGUMENTS_KEY = new RegExp(`${Q}(${ARGUMENT_KEYS})${Q}\\s*[:=]`, 'i');
 const TYPED_AS_CALL = new RegExp(`${Q}type${Q}\\s*:\\s*${Q}(?:tool_use|tool_call|function_call|function)${Q}`, 'i');
 /** A blank within a line: a space of any width, a tab (never a choice between two: a run of them is read one way). */
 const BLANK = '[\\p{Zs}\\t]';
-/**
- * The same keys as a constructor's keyword arguments, each after the call's `(` or a `,`: a call object as Python
- * writes it out (`ToolCall(name="x", arguments={…})`, the OpenAI SDK's `Function(arguments='{…}', name='x')`).
- * HTML's attributes stand apart by blanks, not commas.
- */
-const KEYWORD_OBJECT = new RegExp(`[(,]\\s*(${NAME_KEYS})${BLANK}*=${BLANK}*${Q}${NAME}${Q}`, 'giu');
-const KEYWORD_ARGUMENTS = new RegExp(`[(,]\\s*(${ARGUMENT_KEYS})${BLANK}*=(?!=)`, 'i');
-/** The forms of a call object: a name key's pattern, and the arguments key one must find near it. */
-const OBJECT_FORMS = [
-  { name: CALL_OBJECT, argumentsKey: ARGUMENTS_KEY },
-  { name: KEYWORD_OBJECT, argumentsKey: KEYWORD_ARGUMENTS },
-];
 /** Where a line starts for an agent's model: a line break, an HTML line or block, an escaped line feed, \v or \f. */
 const LINE_START = `(?:^|<(?:br|p|div|li|pre|td|th|tr|h[1-6])\\b[^>\\n]{0,200}>|&#(?:0{0,4}1[03]|[xX]0{0,4}[aAdD]);|&NewLine;|[\\v\\f])`;
 /** ReAct (`Action: send_money`, a line of its own) and the tags of tool-calling chat formats. */
@@ -90,12 +78,9 @@ const CALL_LINE_HINT = /action(?:\s*\d{1,3})?\**\s*:|<(?:antml:)?invoke|<tool_ca
 const STRING_OPENS = `[:,[(]${BLANK}*["']`;
 /**
  * A line's label before its text: a chat line's speaker (`Noah: `) or a plain record's key (`subject: `), whose
- * value an agent's model reads from its first word on. As chat exports write a speaker too: quoted or in a list
- * (`> Noah:`), after a time (`[10:02] Noah:`), in bold (`**Noah:**`), with a role (`Noah (admin):`), or IRC's `<Noah>`.
+ * value an agent's model reads from its first word on.
  */
-const LINE_LABEL =
-  `^${BLANK}*(?:[-*>]${BLANK}*)*(?:\\[[^\\]\\n]{1,24}\\]${BLANK}*)?(?:\\*\\*|<)?` +
-  `[\\p{L}\\p{N}_][\\p{L}\\p{N}_ .'()-]{0,39}(?:(?:\\*\\*)?:(?:\\*\\*)?|>)${BLANK}+["']?`;
+const LINE_LABEL = `^${BLANK}*(?:-${BLANK}+)?[\\p{L}\\p{N}_][\\p{L}\\p{N}_ .'-]{0,39}:${BLANK}+["']?`;
 
 /**
  * A call written as code, on a line of its own, with keyword arguments: `GithubAddCollaborator(repo="x",
@@ -115,10 +100,10 @@ const KEYWORD_CALL_HINT = /\(\s*[A-Za-z_]\w*\s*=[^=]/;
 /**
  * A call written as YAML, unquoted: a key naming the tool (`tool: send_money`) with an arguments key on a line
  * of its own near it. Read only with a key only calls use (`tool:`, `arguments:`): a Kubernetes container has a
- * `name:` and `args:`, a workflow step a `name:` and `params:`. Both keys may stand in a Markdown or e-mail quote.
+ * `name:` and `args:`, a workflow step a `name:` and `params:`.
  */
-const YAML_NAME = new RegExp(`(?:^${BLANK}*(?:>${BLANK}*)*(?:-${BLANK}+)?|${STRING_OPENS}|${LINE_LABEL})(${NAME_KEYS})${BLANK}*:${BLANK}*["']?${NAME}["']?${BLANK}*(?:#[^\\n]*)?$`, 'gimu');
-const YAML_ARGUMENTS = new RegExp(`^${BLANK}*(?:>${BLANK}*)*(?:-${BLANK}+)?(${ARGUMENT_KEYS})${BLANK}*:`, 'imu');
+const YAML_NAME = new RegExp(`(?:^${BLANK}*(?:-${BLANK}+)?|${STRING_OPENS}|${LINE_LABEL})(${NAME_KEYS})${BLANK}*:${BLANK}*["']?${NAME}["']?${BLANK}*(?:#[^\\n]*)?$`, 'gimu');
+const YAML_ARGUMENTS = new RegExp(`^${BLANK}*(?:-${BLANK}+)?(${ARGUMENT_KEYS})${BLANK}*:`, 'imu');
 
 /** The tool names a text holds in call syntax, as written: in the syntax only calls use, and in keys data uses too. */
 export interface PlantedCalls {
@@ -138,16 +123,14 @@ export function plantedCalls(text: string): PlantedCalls {
   const callShaped = new Set<string>();
   const most = MAX_NAMES + 1;
   // Most results hold neither an arguments key nor a call line: one scan each rules them out.
-  for (const form of OBJECT_FORMS) {
-    if (form.argumentsKey.test(text)) for (const m of text.matchAll(form.name)) {
-      if (calls.size >= most && callShaped.size >= most) break;
-      const { before, after } = around(text, m);
-      const argumentsKey = keyNear(form.argumentsKey, before, after);
-      if (argumentsKey === undefined) continue;
-      const callOnly = callOnlyKeys(m[1]!, argumentsKey) || TYPED_AS_CALL.test(before) || TYPED_AS_CALL.test(after);
-      if (callOnly && calls.size < most) calls.add(m[2]!);
-      else if (!callOnly && callShaped.size < most) callShaped.add(m[2]!);
-    }
+  if (ARGUMENTS_KEY.test(text)) for (const m of text.matchAll(CALL_OBJECT)) {
+    const { before, after } = around(text, m);
+    const argumentsKey = keyNear(ARGUMENTS_KEY, before, after);
+    if (argumentsKey === undefined) continue;
+    const callOnly = callOnlyKeys(m[1]!, argumentsKey) || TYPED_AS_CALL.test(before) || TYPED_AS_CALL.test(after);
+    if (callOnly && calls.size < most) calls.add(m[2]!);
+    else if (!callOnly && callShaped.size < most) callShaped.add(m[2]!);
+    if (calls.size >= most && callShaped.size >= most) break;
   }
   if (CALL_LINE_HINT.test(text)) for (const m of text.matchAll(CALL_LINE)) {
     // A ReAct line with no arguments on it or after it is an audit log's `Action: login` as often as a call.
