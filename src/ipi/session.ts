@@ -52,7 +52,7 @@ interface Source {
   readonly request: boolean; // the line asks its reader for a change (see asksReader)
   readonly calls: readonly number[]; // tools its result names in call syntax, as toolNameHash of each toolNameKeys form (see plantedCalls)
   readonly everyCall: boolean; // its result names more tools in the syntax only calls use than are kept: taken to name every tool (see plantedCalls)
-  readonly sets: Set<number>[];
+  sets: Set<number>[]; // set by #addSources for a passage it keeps or remembers as lost
 }
 
 /** A session's state as JSON: hashes and statistics, never the text it saw (see `IpiSession.toJSON`). */
@@ -179,13 +179,17 @@ export class IpiSession {
       const chargedRequest = passages.some((p) => p.charged === true) && passages.some((p) => asksReader(p.text));
       for (const p of passages) {
         if (Math.max(p.score, p.context) >= LEVELS.medium && this.#firstRiskyCall < 0) this.#firstRiskyCall = this.#calls;
-        const sets = shingleSets(p.text);
-        if (spelled.length > 0) addAddressesOf(sets, p.text, spelled);
         const request = asksReader(p.text) || (p.charged === true && chargedRequest);
         // One shape for every source (tool undefined when not named): a spread here cost a third of observe.
-        added.push({ tool: observation.toolName || undefined, score: p.score, context: p.context, segment: p.segment ?? p.score, result, request, calls, everyCall, sets });
+        added.push({ tool: observation.toolName || undefined, score: p.score, context: p.context, segment: p.segment ?? p.score, result, request, calls, everyCall, sets: NO_SETS });
       }
-      this.#addSources(added);
+      // Shingled only where kept: past the source limit most lines of a long result are dropped as they arrive.
+      this.#addSources(added, (i) => {
+        const text = passages[i]!.text;
+        const sets = shingleSets(text);
+        if (spelled.length > 0) addAddressesOf(sets, text, spelled);
+        return sets;
+      });
     } else {
       if (role === 'user') {
         const asked = userAsks(content);
@@ -305,20 +309,24 @@ export class IpiSession {
    * equals: otherwise one long result could push its own injection out of the
    * session with a thousand lines after it that read less like one.
    */
-  #addSources(added: readonly Source[]): void {
+  #addSources(added: readonly Source[], setsOf?: (i: number) => Set<number>[]): void {
     for (const src of added) {
       this.#sources.push(src);
       this.#peakRisk = Math.max(this.#peakRisk, src.score, src.context);
     }
     const over = this.#sources.length - SESSION_LIMITS.sources;
-    let evicted: Source[] = [];
+    const risk = (src: Source): number => Math.max(src.score, src.context, src.segment);
+    let victims: ReadonlySet<Source> = NO_SOURCES;
     if (over > 0) {
       // The least risky go first, the oldest first among equals (a stable sort keeps arrival order).
-      const risk = (src: Source): number => Math.max(src.score, src.context, src.segment);
-      const victims = new Set([...this.#sources].sort((a, b) => risk(a) - risk(b)).slice(0, over));
-      evicted = [...victims];
+      victims = new Set([...this.#sources].sort((a, b) => risk(a) - risk(b)).slice(0, over));
       this.#sources = this.#sources.filter((src) => !victims.has(src));
     }
+    // A source dropped as it arrives is never counted in: its sets are needed only if it is remembered as lost.
+    if (setsOf) added.forEach((src, i) => {
+      if (!victims.has(src) || risk(src) >= LEVELS.low) src.sets = setsOf(i);
+    });
+    const arrived = victims.size > 0 ? new Set(added) : NO_SOURCES;
     const bump = (src: Source, by: number): void => {
       src.sets.forEach((set, k) => {
         const held = this.#held[k]!;
@@ -329,14 +337,14 @@ export class IpiSession {
         }
       });
     };
-    for (const src of added) bump(src, 1);
-    for (const src of evicted) {
-      bump(src, -1);
-      const risk = Math.max(src.score, src.context, src.segment);
-      if (risk < LEVELS.low) continue;
+    for (const src of added) if (!victims.has(src)) bump(src, 1);
+    for (const src of victims) {
+      if (!arrived.has(src)) bump(src, -1);
+      const lostRisk = risk(src);
+      if (lostRisk < LEVELS.low) continue;
       src.sets.forEach((set, k) => {
         const lost = this.#lost[k]!;
-        for (const h of set) if (lost.has(h) || lost.size < SESSION_LIMITS.trustedHashes) lost.set(h, Math.max(lost.get(h) ?? 0, risk));
+        for (const h of set) if (lost.has(h) || lost.size < SESSION_LIMITS.trustedHashes) lost.set(h, Math.max(lost.get(h) ?? 0, lostRisk));
       });
     }
     this.#risky = this.#sources.filter((src) => Math.max(src.score, src.context) >= LEVELS.low);
@@ -733,6 +741,10 @@ function addAddressesOf(sets: Set<number>[], text: string, addresses: readonly s
 /** An "at" spelled as a tag ("<at>", "< @ >"), which the reading drops with the rest of the markup. */
 const AT_TAG = /< {0,4}(?:at|@) {0,4}>/i;
 const NO_ADDRESSES: readonly string[] = [];
+
+/** The sets of a source not yet shingled (see #addSources), and the sources of a call that drops none: shared, never written. */
+const NO_SETS = Object.freeze([]) as unknown as Set<number>[];
+const NO_SOURCES: ReadonlySet<Source> = new Set();
 
 /** The planted calls of a result that holds none, shared. */
 const NO_CALLS: readonly number[] = [];
