@@ -292,6 +292,17 @@ describe('shinglesUpTo', () => {
     }
     expect(shinglesUpTo('', 3).map((run) => run.length)).toEqual([0, 0, 0]);
   });
+
+  it('hashes a text past 256 Ki characters a length at a time, to the same hashes', () => {
+    const long = Array.from({ length: 60_000 }, (_, i) => `w${i % 9973} x${i % 13}`).join(' ');
+    expect(long.length).toBeGreaterThan(1 << 18);
+    const runs = shinglesUpTo(long, 3, { mode: 'text' });
+    runs.forEach((run, i) => expect(run).toEqual(shingles(long, i + 1, { mode: 'text' })));
+    // In no more core memory than one length takes: every length at once needed 4 GB for a 32 MB text.
+    const before = heapU32().buffer.byteLength;
+    shinglesUpTo(long, 32, { mode: 'text' });
+    expect(heapU32().buffer.byteLength).toBe(before);
+  });
 });
 
 describe('tokenizer misuse', () => {

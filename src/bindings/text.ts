@@ -1,5 +1,5 @@
 import { assertBytes, assertInteger, assertOptions, describe, ParapetRangeError, ParapetStateError, ParapetTypeError } from './errors.js';
-import { coreConstants, getCore, heapU32, heapU8, scratch } from './instance.js';
+import { coreConstants, getCore, heapU32, heapU8, scratch, STAGE_LIMIT } from './instance.js';
 
 // Characters that render as nothing or reorder text: attackers use them to
 // split trigger words ("ig\u200Bnore") or values ("arch\u034Five@…"), or hide
@@ -253,12 +253,18 @@ export function shingles(text: string | Uint8Array, k: number, options: { mode?:
 }
 
 /**
- * `shingles(text, k)` for every k in 1..kMax, from one pass over the text:
- * element k − 1 holds what `shingles(text, k, options)` returns. kMax is in 1..32.
+ * `shingles(text, k)` for every k in 1..kMax, from one pass over the text (over
+ * 256 Ki characters or bytes, one pass per length): element k − 1 holds what
+ * `shingles(text, k, options)` returns. kMax is in 1..32.
  */
 export function shinglesUpTo(text: string | Uint8Array, kMax: number, options: { mode?: TokenizeMode; normalize?: boolean } = {}): Uint32Array[] {
   assertInteger(kMax, 'kMax', 1, coreConstants().maxShingleK);
-  return shingleRuns(text, 1, kMax, options);
+  if (text.length <= STAGE_LIMIT) return shingleRuns(text, 1, kMax, options);
+  // One pass holds every length's hashes at once: a long text is hashed a length at a time, in the core memory
+  // one length needs (a 32 MB text would need more than wasm32 has).
+  const runs: Uint32Array[] = [];
+  for (let k = 1; k <= kMax; k++) runs.push(shingleRuns(text, k, k, options)[0]!);
+  return runs;
 }
 
 /** The core's shingles for kFirst..kLast (checked by the callers): a region's size, one count per length, then the regions. */
