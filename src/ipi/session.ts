@@ -174,6 +174,7 @@ export class IpiSession {
       // result; every other spelling survives the reading and is found passage by passage (shingleSets).
       const spelled = syntax.some((t) => AT_TAG.test(t)) ? [...new Set(syntax.flatMap(spelledEmails))] : NO_ADDRESSES;
       const passages = this.#ctx.content.passages(content);
+      const [results, firstRiskyCall] = [this.#results, this.#firstRiskyCall];
       this.#results++;
       // A passage charged as its result's riskiest (an address the reading left unread) asks what any of them asks.
       const chargedRequest = passages.some((p) => p.charged === true) && passages.some((p) => asksReader(p.text));
@@ -184,12 +185,18 @@ export class IpiSession {
         added.push({ tool: observation.toolName || undefined, score: p.score, context: p.context, segment: p.segment ?? p.score, result, request, calls, everyCall, sets: NO_SETS });
       }
       // Shingled only where kept: past the source limit most lines of a long result are dropped as they arrive.
-      this.#addSources(added, (i) => {
-        const text = passages[i]!.text;
-        const sets = shingleSets(text);
-        if (spelled.length > 0) addAddressesOf(sets, text, spelled);
-        return sets;
-      });
+      try {
+        this.#addSources(added, (i) => {
+          const text = passages[i]!.text;
+          const sets = shingleSets(text);
+          if (spelled.length > 0) addAddressesOf(sets, text, spelled);
+          return sets;
+        });
+      } catch (cause) {
+        // A passage a custom classifier gave that cannot be read: the result is not counted, as one the core refuses.
+        [this.#results, this.#firstRiskyCall] = [results, firstRiskyCall];
+        throw cause;
+      }
     } else {
       if (role === 'user') {
         const asked = userAsks(content);
@@ -310,22 +317,18 @@ export class IpiSession {
    * session with a thousand lines after it that read less like one.
    */
   #addSources(added: readonly Source[], setsOf?: (i: number) => Set<number>[]): void {
-    for (const src of added) {
-      this.#sources.push(src);
-      this.#peakRisk = Math.max(this.#peakRisk, src.score, src.context);
-    }
-    const over = this.#sources.length - SESSION_LIMITS.sources;
+    const all = [...this.#sources, ...added];
+    const over = all.length - SESSION_LIMITS.sources;
     const risk = (src: Source): number => Math.max(src.score, src.context, src.segment);
-    let victims: ReadonlySet<Source> = NO_SOURCES;
-    if (over > 0) {
-      // The least risky go first, the oldest first among equals (a stable sort keeps arrival order).
-      victims = new Set([...this.#sources].sort((a, b) => risk(a) - risk(b)).slice(0, over));
-      this.#sources = this.#sources.filter((src) => !victims.has(src));
-    }
+    // The least risky go first, the oldest first among equals (a stable sort keeps arrival order).
+    const victims: ReadonlySet<Source> = over > 0 ? new Set([...all].sort((a, b) => risk(a) - risk(b)).slice(0, over)) : NO_SOURCES;
     // A source dropped as it arrives is never counted in: its sets are needed only if it is remembered as lost.
+    // Made before the session changes, so that a throw leaves it as it was.
     if (setsOf) added.forEach((src, i) => {
       if (!victims.has(src) || risk(src) >= LEVELS.low) src.sets = setsOf(i);
     });
+    for (const src of added) this.#peakRisk = Math.max(this.#peakRisk, src.score, src.context);
+    this.#sources = over > 0 ? all.filter((src) => !victims.has(src)) : all;
     const arrived = victims.size > 0 ? new Set(added) : NO_SOURCES;
     const bump = (src: Source, by: number): void => {
       src.sets.forEach((set, k) => {
