@@ -480,7 +480,6 @@ function emitWords(side: usize, len: usize, kind: u32): void {
 function resetPass(o: usize): void {
   out = o; emitted = 0;
   shingleCount = 0;
-  memory.fill(ROLLING, 0, 32 * 4);
 }
 
 /**
@@ -613,6 +612,8 @@ export function shingles(ptr: usize, len: usize, mode: u32, kFirst: u32, kLast: 
   shingleRegion = maxIds(len, 1);
   shingleHeader = 1 + <usize>lengths;
   store<u32>(o, <u32>shingleRegion);
+  // Each sequence's end zeroes the rolling hashes it used; featurize passes never touch them.
+  memory.fill(ROLLING, 0, <usize>lengths << 2);
   for (let k = first; k <= last; k++) {
     let drop: u32 = 1;
     for (let j: u32 = 1; j < k; j++) drop *= SHINGLE_BASE;
