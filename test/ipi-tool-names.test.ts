@@ -3,7 +3,7 @@ import { readToolName } from '../src/ipi/tool-names.js';
 
 describe('readToolName: the verb, terms and write of a tool name', () => {
   it('reads a name that opens with its verb from its first word', () => {
-    expect(readToolName('send_money')).toEqual({ verb: 'send', terms: ['send', 'money'], writes: true });
+    expect(readToolName('send_money')).toEqual({ verb: 'send', terms: ['send', 'money'], writes: true, joined: [] });
     expect(readToolName('invite_user_to_slack')).toMatchObject({ verb: 'invite', writes: true });
     expect(readToolName('resend_password_reset')).toMatchObject({ verb: 'resend', terms: ['resend', 'password', 'reset'] });
     // A verb at the start is the verb even when another follows: set_lock_state sets.
@@ -11,7 +11,7 @@ describe('readToolName: the verb, terms and write of a tool name', () => {
   });
 
   it('drops a toolkit or server name before the verb from the terms', () => {
-    expect(readToolName('GmailSendEmail')).toEqual({ verb: 'send', terms: ['send', 'email'], writes: true });
+    expect(readToolName('GmailSendEmail')).toEqual({ verb: 'send', terms: ['send', 'email'], writes: true, joined: ['GmailSendEmail'] });
     expect(readToolName('BankManagerTransferFunds')).toMatchObject({ verb: 'transfer', terms: ['transfer', 'fund'] });
     expect(readToolName('mcp__github__create_issue')).toMatchObject({ verb: 'create', terms: ['create', 'issue'] });
     expect(readToolName('slack.post_message')).toMatchObject({ verb: 'post', terms: ['post', 'message'] });
@@ -41,12 +41,21 @@ describe('readToolName: the verb, terms and write of a tool name', () => {
   });
 
   it('reads a shell or an interpreter with no verb of its own as running commands', () => {
-    for (const name of ['Bash', 'terminal', 'python_repl', 'shell_exec', 'exec_command', 'PowerShell']) {
-      expect(readToolName(name), name).toEqual({ verb: 'run', terms: ['run', 'command'], writes: true });
+    for (const name of ['Bash', 'terminal', 'python_repl', 'shell_exec', 'exec_command']) {
+      expect(readToolName(name), name).toEqual({ verb: 'run', terms: ['run', 'command'], writes: true, joined: [] });
     }
+    expect(readToolName('PowerShell')).toEqual({ verb: 'run', terms: ['run', 'command'], writes: true, joined: ['PowerShell'] });
     // A verb of its own still decides: a shell tool that reads, reads.
     expect(readToolName('shell_read_file')).toMatchObject({ verb: 'read', writes: false });
     expect(readToolName('run_shell')).toMatchObject({ verb: 'run', writes: true });
+  });
+
+  it('keeps the parts of a name that capitals join into one word: a text that writes one names the tool', () => {
+    expect(readToolName('AugustSmartLockUnlockDoor').joined).toEqual(['AugustSmartLockUnlockDoor']);
+    expect(readToolName('mcp__github__createIssue').joined).toEqual(['createIssue']);
+    expect(readToolName('slack.postMessage').joined).toEqual(['postMessage']);
+    // Separators and lone capitals already give the tokenizer its words.
+    for (const name of ['send_money', 'Bash', 'SEND_EMAIL', 'Send-Email']) expect(readToolName(name).joined, name).toEqual([]);
   });
 
   it('reads emptying, purging and disarming as writes', () => {
@@ -60,14 +69,14 @@ describe('readToolName: the verb, terms and write of a tool name', () => {
   });
 
   it('reads export as a write: it moves data out', () => {
-    expect(readToolName('export_contacts')).toEqual({ verb: 'export', terms: ['export', 'contact'], writes: true });
+    expect(readToolName('export_contacts')).toEqual({ verb: 'export', terms: ['export', 'contact'], writes: true, joined: [] });
   });
 
   it('keeps every word of a name with no verb, and reads it as a write: nothing says it only reads', () => {
-    expect(readToolName('python_docs')).toEqual({ verb: undefined, terms: ['python', 'docs'], writes: true });
-    expect(readToolName('weather')).toEqual({ verb: undefined, terms: ['weather'], writes: true });
-    expect(readToolName('xfr_funds')).toEqual({ verb: undefined, terms: ['fund'], writes: true });
-    expect(readToolName('')).toEqual({ verb: undefined, terms: [], writes: true });
+    expect(readToolName('python_docs')).toEqual({ verb: undefined, terms: ['python', 'docs'], writes: true, joined: [] });
+    expect(readToolName('weather')).toEqual({ verb: undefined, terms: ['weather'], writes: true, joined: [] });
+    expect(readToolName('xfr_funds')).toEqual({ verb: undefined, terms: ['fund'], writes: true, joined: [] });
+    expect(readToolName('')).toEqual({ verb: undefined, terms: [], writes: true, joined: [] });
     // A verb that neither reads nor changes says what the tool does.
     expect(readToolName('calculate_total').writes).toBe(false);
   });

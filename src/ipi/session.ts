@@ -244,10 +244,11 @@ export class IpiSession {
     f('copiedSegment', prov.copiedSegment);
     f('argsTrusted', prov.trustedShare);
     f('novelEntity', prov.novel ? 1 : 0);
-    const { verb, terms, writes } = readToolName(call.name);
+    const { verb, terms, writes, joined } = readToolName(call.name);
+    const whole = joined.map(wordHash);
     // Whether the user named the tool decides affinity and requested too: read once.
-    const toolTrusted = this.#termsTrusted(terms);
-    const affinity = toolTrusted ? { value: 0 } : this.#affinity(terms);
+    const toolTrusted = this.#termsTrusted(terms, whole);
+    const affinity = toolTrusted ? { value: 0 } : this.#affinity(terms, whole);
     f('affinity', affinity.value);
     f('toolTrusted', toolTrusted ? 1 : 0);
     const sessionRisk = this.#peakRisk;
@@ -264,7 +265,7 @@ export class IpiSession {
     f('copiedRequest', prov.copiedRequest);
     const verbTrusted = this.#verbTrusted(verb);
     // A call the result wrote out asks for itself even where the user's words name the tool: they ask for the tool, not for this call.
-    const requested = this.#sources.some((src) => namesCall(src, named)) ? 1 : toolTrusted ? 0 : this.#requested(verb, terms, verbTrusted);
+    const requested = this.#sources.some((src) => namesCall(src, named)) ? 1 : toolTrusted ? 0 : this.#requested(verb, terms, whole, verbTrusted);
     f('requested', requested);
     f('verbTrusted', verbTrusted ? 1 : 0);
     // The change only a tool result asked for: the pattern of an injection obeyed, which pairwise products alone weigh too little.
@@ -557,9 +558,9 @@ export class IpiSession {
    * tool's object ("collect the messages from all channels" before get_channels)
    * while the user did not name all of it. Attacks often begin with a call that copies nothing.
    */
-  #affinity(terms: readonly string[]): { value: number; detail?: string } {
+  #affinity(terms: readonly string[], whole: readonly number[]): { value: number; detail?: string } {
     if (terms.length === 0) return { value: 0 };
-    const variants = terms.map((t) => [t, `${t}s`].map(wordHash));
+    const variants = terms.map((t) => [...[t, `${t}s`].map(wordHash), ...whole]);
     let best = 0;
     for (const src of this.#risky) {
       const risk = Math.max(src.score, src.context);
@@ -573,15 +574,16 @@ export class IpiSession {
    * A line of a tool result asks its reader for this tool's action ("Please delete
    * the file…" before delete_file), in its words or a synonym's, and the user did not
    * name all of it: a call that copies nothing can still be what an injection asked.
-   * 1 when the line names every term of the tool, or names its verb while the user's
+   * 1 when the line names every term of the tool (writing its name whole names them all:
+   * `ToolName.joined`), or names its verb while the user's
    * words name the rest ("review pull request 42", then "please merge it"); 0.5 when
    * it names only the verb ("send a link to Alice" before send_direct_message). Never
    * for the verb alone when the user named that verb or a synonym of it. (A result
    * that holds this very call in an agent's call syntax asks for it: see `evaluate`.)
    */
-  #requested(verb: string | undefined, terms: readonly string[], verbTrusted: boolean): number {
+  #requested(verb: string | undefined, terms: readonly string[], whole: readonly number[], verbTrusted: boolean): number {
     if (terms.length === 0) return 0;
-    const variants = terms.map((t) => [t, ...(SAME_ACTION[t] ?? [])].flatMap((w) => [wordHash(w), wordHash(`${w}s`)]));
+    const variants = terms.map((t) => [...[t, ...(SAME_ACTION[t] ?? [])].flatMap((w) => [wordHash(w), wordHash(`${w}s`)]), ...whole]);
     const verbs = verb !== undefined && WRITE_VERBS.has(verb) ? verbHashes(verb) : [];
     const asked = this.#askingWords();
     const userNamedVerb = verbs.length > 0 && verbTrusted;
@@ -612,14 +614,15 @@ export class IpiSession {
   }
 
   /**
-   * Whether the user's words name every term of the tool (send_email: send and email).
-   * Naming the object alone is not asking for the action: "read my latest email"
-   * does not ask for send_email, and an injected email that asks for a send would
-   * otherwise ride on the user's word "email".
+   * Whether the user's words name every term of the tool (send_email: send and email),
+   * or write a name whose capitals join its terms (GmailSendEmail). Naming the object
+   * alone is not asking for the action: "read my latest email" does not ask for
+   * send_email, and an injected email that asks for a send would otherwise ride on
+   * the user's word "email".
    */
-  #termsTrusted(terms: readonly string[]): boolean {
+  #termsTrusted(terms: readonly string[], whole: readonly number[]): boolean {
     const asked = this.#askingWords();
-    return terms.length > 0 && terms.every((t) => asked.has(wordHash(t)) || asked.has(wordHash(`${t}s`)));
+    return terms.length > 0 && (terms.every((t) => asked.has(wordHash(t)) || asked.has(wordHash(`${t}s`))) || whole.some((h) => asked.has(h)));
   }
 
   /**

@@ -13,6 +13,11 @@ export interface ToolName {
   readonly terms: readonly string[];
   /** Whether it changes something (a write verb), rather than reads; also when its name holds no verb at all, as nothing says it only reads. */
   readonly writes: boolean;
+  /**
+   * The parts of the name written as one word with capitals inside (GmailSendEmail): one word to the tokenizer,
+   * the tool's name in its words to an agent, so a text that writes one names every term ("use GmailSendEmail").
+   */
+  readonly joined: readonly string[];
 }
 
 /** First words of tools that read, whatever nouns follow: `list_issues` does not write through "issue". */
@@ -44,7 +49,7 @@ const OTHER_TOOL_VERBS = new Set([
  * `python_repl` runs whatever it is given, so it reads as `run_command` does.
  */
 const COMMAND_WORDS = new Set(['bash', 'shell', 'terminal', 'exec', 'powershell', 'cmd', 'sh', 'zsh', 'repl', 'console', 'interpreter']);
-const RUN_COMMAND: ToolName = Object.freeze({ verb: 'run', terms: Object.freeze(['run', 'command']), writes: true });
+const RUN_COMMAND: ToolName = Object.freeze({ verb: 'run', terms: Object.freeze(['run', 'command']), writes: true, joined: Object.freeze([]) });
 const isVerb = (w: string): boolean => CHANGE_TOOL_VERBS.has(w) || ASKING_VERBS.has(w) || READING_TOOL_VERBS.has(w) || OTHER_TOOL_VERBS.has(w);
 
 const cache = new Map<string, ToolName>();
@@ -62,8 +67,9 @@ export function readToolName(name: string): ToolName {
 function readUncached(name: string): ToolName {
   const words = name.split(/[_\-\s.:/]+|(?<=[a-z0-9])(?=[A-Z])/).map((w) => w.toLowerCase()).filter((w) => w.length > 0);
   const at = verbIndex(words);
+  const joined = name.split(/[^A-Za-z0-9]+/).filter((part) => /[a-z0-9][A-Z]/.test(part));
   // A shell with no verb of its own (Bash, python_exec, exec_command) runs commands.
-  if (at < 0 && words.some((w) => COMMAND_WORDS.has(w))) return RUN_COMMAND;
+  if (at < 0 && words.some((w) => COMMAND_WORDS.has(w))) return joined.length === 0 ? RUN_COMMAND : { ...RUN_COMMAND, joined };
   // A toolkit or server before the verb (Gmail, AugustSmartLock, github) is not what the tool does:
   // neither the user nor an injected request says "August smart lock" to ask for a grant.
   const own = at > 0 ? words.slice(at) : words;
@@ -76,7 +82,7 @@ function readUncached(name: string): ToolName {
   // A name with no verb at all (xfr_funds, payments) says nothing of what the tool does: it may change anything, so it is
   // read as one that does, as a shell is. The verbs that neither read nor change (calculate, translate) say what it does.
   const writes = verb === undefined || opens || CHANGE_TOOL_VERBS.has(v) || (!READING_TOOL_VERBS.has(v) && (terms.some((t) => WRITE_VERBS.has(t)) || own.some((w) => WRITE_VERBS.has(w))));
-  return { verb, terms, writes };
+  return { verb, terms, writes, joined };
 }
 
 /**
