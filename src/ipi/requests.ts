@@ -26,6 +26,9 @@ export const ASKING_VERBS: ReadonlySet<string> = new Set([
   'mute', 'ban', 'kick', 'revoke', 'rebook', 'switch', 'turn',
   // Devices and bins: "disarm the alarm", "empty the trash".
   'arm', 'disarm', 'activate', 'deactivate', 'empty', 'purge', 'wipe', 'erase', 'trash',
+  // Money and goods moved: "deposit 2000 USD to Binance", "initiate a payment of $500", "redirect the refund to …".
+  // ("release" is not: docs open lines with "Release Manager", "Release schedule".)
+  'deposit', 'withdraw', 'sell', 'trade', 'ship', 'resend', 'dismiss', 'initiate', 'redirect',
 ]);
 /** Nouns that are asking verbs after "you" or "please": "could you email Bob", "please text Anna". */
 const NOUN_VERBS = new Set(['email', 'mail', 'message', 'text', 'ping', 'dm', 'call', 'ring', 'file', 'request']);
