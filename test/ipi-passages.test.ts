@@ -35,6 +35,21 @@ describe('passages', () => {
     expect(general.segment).toBe(0);
   });
 
+  it('scores each distinct text of a result once: its records repeat their notes, and a line alone in its window is the window', () => {
+    const counted = new (class extends Marked {
+      readonly asked: string[] = [];
+      override score(text: string): number {
+        this.asked.push(text);
+        return super.score(text);
+      }
+    })();
+    const note = 'Shipped from the Leipzig warehouse; the courier will call ahead.';
+    const passages = counted.passages(JSON.stringify(Array.from({ length: 12 }, (_, i) => ({ id: i, note }))));
+    expect(passages.filter((p) => p.text === note)).toHaveLength(12);
+    expect(counted.asked.length).toBe(new Set(counted.asked).size);
+    expect(counted.asked).toContain(note);
+  });
+
   it('scores no line under 20 bytes on its own, but keeps its window\'s score', () => {
     const passages = c.passages('id: 1\nINJECT this instruction into the long line here\nTODO');
     const short = passages.find((p) => p.text === 'TODO')!;

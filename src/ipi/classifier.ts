@@ -158,11 +158,19 @@ export class CoreClassifier implements ContentScorer {
     // Every reading's passages (decisions 92–94, 96): a value is traced in whichever holds it. A passage
     // another reading has already given is not given twice, so a session's sources fill no faster.
     const [first, ...others] = readingsOf(text);
-    const out = this.#passagesOf(first!);
+    // A result repeats its strings (a status, a note on every record), and a window of one line is that line:
+    // each distinct text is scored once.
+    const scores = new Map<string, number>();
+    const score = (t: string): number => {
+      let s = scores.get(t);
+      if (s === undefined) scores.set(t, (s = this.score(t)));
+      return s;
+    };
+    const out = this.#passagesOf(first!, score);
     if (others.length === 0) return out;
     const seen = new Set(out.map((p) => p.text));
     for (const reading of others) {
-      for (const p of orSkipped(() => this.#passagesOf(reading)) ?? []) {
+      for (const p of orSkipped(() => this.#passagesOf(reading, score)) ?? []) {
         if (seen.has(p.text)) continue;
         seen.add(p.text);
         out.push(p);
@@ -171,14 +179,14 @@ export class CoreClassifier implements ContentScorer {
     return out;
   }
 
-  #passagesOf(text: string): Passage[] {
+  #passagesOf(text: string, score: (text: string) => number): Passage[] {
     const { text: reading, segments, unreadReferences } = readText(text);
-    const strings = new SegmentIndex(segments, (from, to) => this.score(reading.slice(from, to)));
+    const strings = new SegmentIndex(segments, (from, to) => score(reading.slice(from, to)));
     const w = windowRanges(reading);
     const out: Passage[] = [];
     for (let i = 0; i < w.length; i += 2) {
       const window = reading.slice(w[i], w[i + 1]);
-      const context = this.score(window);
+      const context = score(window);
       const lines = lineSpans(reading, w[i]!, w[i + 1]!);
       // One line that is the whole result ("TODO") is scored as inspect scores it.
       const alone = w.length === 2 && lines.length === 2;
@@ -187,8 +195,8 @@ export class CoreClassifier implements ContentScorer {
         // The reading sets a record's punctuation on lines of its own (":", ","):
         // no value is copied from them, and a session would keep their hashes.
         if (!WORDLIKE.test(line)) continue;
-        const score = (utf8Length(line) < MIN_LINE || isOneToken(line)) && !alone ? 0 : lines.length === 2 ? context : this.score(line);
-        out.push({ text: line, score, context, segment: strings.scoreOf(lines[k]!, lines[k + 1]!) ?? score });
+        const own = (utf8Length(line) < MIN_LINE || isOneToken(line)) && !alone ? 0 : lines.length === 2 ? context : score(line);
+        out.push({ text: line, score: own, context, segment: strings.scoreOf(lines[k]!, lines[k + 1]!) ?? own });
       }
     }
     return unreadReferences ? chargedAsRiskiest(out) : out;
