@@ -52,7 +52,7 @@ interface Source {
   readonly request: boolean; // the line asks its reader for a change (see asksReader)
   readonly calls: readonly number[]; // tools its result names in call syntax, as toolNameHash of each toolNameKeys form (see plantedCalls)
   readonly everyCall: boolean; // its result names more tools in the syntax only calls use than are kept: taken to name every tool (see plantedCalls)
-  sets: Set<number>[]; // set by #addSources for a passage it keeps or remembers as lost
+  sets: readonly ReadonlySet<number>[]; // set by #addSources for a passage it keeps or remembers as lost; never changed after (a repeated line shares them)
 }
 
 /** A session's state as JSON: hashes and statistics, never the text it saw (see `IpiSession.toJSON`). */
@@ -185,11 +185,17 @@ export class IpiSession {
         added.push({ tool: observation.toolName || undefined, score: p.score, context: p.context, segment: p.segment ?? p.score, result, request, calls, everyCall, sets: NO_SETS });
       }
       // Shingled only where kept: past the source limit most lines of a long result are dropped as they arrive.
+      // A line the result repeats (a status, a note on every record) is shingled once: sources never change their sets.
+      const made = new Map<string, Set<number>[]>();
       try {
         this.#addSources(added, (i) => {
           const text = passages[i]!.text;
-          const sets = shingleSets(text);
-          if (spelled.length > 0) addAddressesOf(sets, text, spelled);
+          let sets = made.get(text);
+          if (sets === undefined) {
+            sets = shingleSets(text);
+            if (spelled.length > 0) addAddressesOf(sets, text, spelled);
+            made.set(text, sets);
+          }
           return sets;
         });
       } catch (cause) {
@@ -687,7 +693,7 @@ function everyTermIn(variants: readonly number[][], set: ReadonlySet<number>): b
 }
 
 /** Whether every hash is in `set` (a loop, not every(): no closure per source on the assess path). */
-function allIn(hashes: Uint32Array, set: Set<number>): boolean {
+function allIn(hashes: Uint32Array, set: ReadonlySet<number>): boolean {
   for (let i = 0; i < hashes.length; i++) if (!set.has(hashes[i]!)) return false;
   return true;
 }
@@ -749,7 +755,7 @@ const AT_TAG = /< {0,4}(?:at|@) {0,4}>/i;
 const NO_ADDRESSES: readonly string[] = [];
 
 /** The sets of a source not yet shingled (see #addSources), and the sources of a call that drops none: shared, never written. */
-const NO_SETS = Object.freeze([]) as unknown as Set<number>[];
+const NO_SETS: readonly ReadonlySet<number>[] = Object.freeze([]);
 const NO_SOURCES: ReadonlySet<Source> = new Set();
 
 /** The planted calls of a result that holds none, shared. */
