@@ -62,7 +62,7 @@ interface Source {
  * of what it makes lives long, as a long session's 1,024 sources do; every later
  * session's sources were then made there, and each scavenge found their sets live
  * through them and copied them (`observe` p99 7–12 ms after such a session, 1.4 ms
- * made by a constructor).
+ * made by a constructor; decision 103).
  */
 class ObservedSource implements Source {
   sets: readonly ReadonlySet<number>[] = NO_SETS;
