@@ -10,9 +10,7 @@ const PATTERNS: RegExp[] = [
   /\b\d{8,20}\b/g, // account / card numbers
   /\+?\d[\d ()-]{7,}\d/g, // phone numbers
 ];
-// A path of two parts or more (`./deploy/run.sh`, `/srv/data`), or any under the home folder (`~/Documents`):
-// one part after a lone slash is as often prose (`and/or`), one after `~/` never is.
-const PATH = /~\/[\w.-]+(?:\/[\w.-]+)*|(?:\.{1,2})?\/[\w.-]+(?:\/[\w.-]+)+/g;
+const PATH = /(?:~|\.{1,2})?\/[\w.-]+(?:\/[\w.-]+)+/g;
 
 export function entities(text: string): string[] {
   const found = new Set<string>();
