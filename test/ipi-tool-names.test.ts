@@ -11,7 +11,7 @@ describe('readToolName: the verb, terms and write of a tool name', () => {
   });
 
   it('drops a toolkit or server name before the verb from the terms', () => {
-    expect(readToolName('GmailSendEmail')).toEqual({ verb: 'send', terms: ['send', 'email'], writes: true, joined: ['GmailSendEmail'] });
+    expect(readToolName('GmailSendEmail')).toEqual({ verb: 'send', terms: ['send', 'email'], writes: true, joined: ['GmailSendEmail', 'sendemail'] });
     expect(readToolName('BankManagerTransferFunds')).toMatchObject({ verb: 'transfer', terms: ['transfer', 'fund'] });
     expect(readToolName('mcp__github__create_issue')).toMatchObject({ verb: 'create', terms: ['create', 'issue'] });
     expect(readToolName('slack.post_message')).toMatchObject({ verb: 'post', terms: ['post', 'message'] });
@@ -51,8 +51,11 @@ describe('readToolName: the verb, terms and write of a tool name', () => {
   });
 
   it('keeps the parts of a name that capitals join into one word: a text that writes one names the tool', () => {
-    expect(readToolName('AugustSmartLockUnlockDoor').joined).toEqual(['AugustSmartLockUnlockDoor']);
+    // And from the verb on, past the toolkit: "call UnlockDoor".
+    expect(readToolName('AugustSmartLockUnlockDoor').joined).toEqual(['AugustSmartLockUnlockDoor', 'unlockdoor']);
     expect(readToolName('mcp__github__createIssue').joined).toEqual(['createIssue']);
+    // A verb alone is no name: "send" is one term of GmailSend, not the whole of it.
+    expect(readToolName('GmailSend').joined).toEqual(['GmailSend']);
     expect(readToolName('slack.postMessage').joined).toEqual(['postMessage']);
     // Separators and lone capitals already give the tokenizer its words.
     for (const name of ['send_money', 'Bash', 'SEND_EMAIL', 'Send-Email']) expect(readToolName(name).joined, name).toEqual([]);
@@ -66,6 +69,11 @@ describe('readToolName: the verb, terms and write of a tool name', () => {
     expect(readToolName('open_garage_door')).toMatchObject({ verb: 'open', writes: true });
     expect(readToolName('SmartHomeOpenValve').writes).toBe(true);
     for (const name of ['open_file', 'open_web_page', 'browser_open_url', 'open_tab']) expect(readToolName(name).writes, name).toBe(false);
+  });
+
+  it('reads a name whose verb a result\'s request may use but a tool name does not (redirect, initiate) by its other words', () => {
+    expect(readToolName('UspsMailRedirect').writes).toBe(true);
+    expect(readToolName('initiate_payment').writes).toBe(true);
   });
 
   it('reads export as a write: it moves data out', () => {

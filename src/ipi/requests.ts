@@ -26,9 +26,6 @@ export const ASKING_VERBS: ReadonlySet<string> = new Set([
   'mute', 'ban', 'kick', 'revoke', 'rebook', 'switch', 'turn',
   // Devices and bins: "disarm the alarm", "empty the trash".
   'arm', 'disarm', 'activate', 'deactivate', 'empty', 'purge', 'wipe', 'erase', 'trash',
-  // Money and goods moved: "deposit 2000 USD to Binance", "initiate a payment of $500", "redirect the refund to …".
-  // ("release" is not: docs open lines with "Release Manager", "Release schedule".)
-  'deposit', 'withdraw', 'sell', 'trade', 'ship', 'resend', 'dismiss', 'initiate', 'redirect',
 ]);
 /** Nouns that are asking verbs after "you" or "please": "could you email Bob", "please text Anna". */
 const NOUN_VERBS = new Set(['email', 'mail', 'message', 'text', 'ping', 'dm', 'call', 'ring', 'file', 'request']);
@@ -164,7 +161,7 @@ function changeVerb(w: string | undefined, next: string | undefined): boolean {
   if (w === undefined || w === 'do') return false;
   // "Let's sync tomorrow", "let us know": the writer proposes, nobody is asked.
   if (w === 'let' && (next === 's' || next === 'us')) return false;
-  return NOUN_VERBS.has(w) || READER_VERBS.has(w) || (ASKING_VERBS.has(w) && !(ANSWER_VERBS.has(w) && next === 'me'));
+  return NOUN_VERBS.has(w) || READER_VERBS.has(w) || MOVING_VERBS.has(w) || (ASKING_VERBS.has(w) && !(ANSWER_VERBS.has(w) && next === 'me'));
 }
 
 /**
@@ -179,6 +176,15 @@ const READER_VERBS = new Set([
 ]);
 
 /**
+ * Changes that move money and goods, which a line of a tool result may ask for ("deposit 2000 USD to Binance",
+ * "initiate a payment of $500", "redirect the refund to …"). Read in results only: in a user's question they ask
+ * for no change ("When will my order ship?", "Should I sell?"), and they are not ASKING_VERBS, which also find a
+ * tool name's verb (`UspsMailRedirect` still writes). "Release" is left out: documentation opens lines with
+ * "Release Manager" and "Release schedule".
+ */
+const MOVING_VERBS = new Set(['deposit', 'withdraw', 'sell', 'trade', 'ship', 'resend', 'dismiss', 'initiate', 'redirect']);
+
+/**
  * A line asks its reader for a change: a sentence of it opens with a verb of
  * ASKING_VERBS or a noun of NOUN_VERBS, or one follows "please", "could you",
  * "you must", "make sure to" and the like (words such as "also" or "first" may
@@ -189,7 +195,8 @@ export function asksReader(text: string): boolean {
   // Most lines of a tool result hold no such verb: one regular expression rules them out.
   if (!ANY_CHANGE_VERB.test(text)) return false;
   // Sentences and the parts a list, a bracket, a dash, "and" or "then" sets apart: "Step 1 - transfer…", "<INFORMATION> Send…", "read the file and post it…".
-  for (const sentence of withObjectsAfterColons(text.toLowerCase()).split(/[.!?;:\n,()[\]<>{}—–]+| - |->| and then | and | then /)) {
+  // A point or a comma between digits is an amount's ("withdraw 1.5 BTC", "2,000 USD"), not a clause's end.
+  for (const sentence of withObjectsAfterColons(text.toLowerCase()).split(/(?:(?<!\d)[.,]|[.,](?!\d)|[!?;:\n()[\]<>{}—–])+| - |->| and then | and | then /)) {
     const words = sentence.match(/[a-z]+/g);
     if (!words) continue;
     if (verbAfter(words, 0)) return true;
@@ -234,7 +241,7 @@ function ledBy(before: string): boolean {
 const ADDRESSED = /\b(?:ai|assistant|agent|bot|model|llm|claude|gpt|chatgpt|copilot|gemini)\s*,/;
 
 /** A word as asksReader splits them (a run of letters): "send_email" holds "send"; a participle of one counts ("forwarded", "sent"). */
-const ANY_CHANGE_VERB = new RegExp(`(?<![a-z])(?:(?:${[...ASKING_VERBS, ...NOUN_VERBS, ...READER_VERBS].join('|')})[a-z]?(?:e?d)?|${Object.keys(IRREGULAR).join('|')})(?![a-z])`, 'i');
+const ANY_CHANGE_VERB = new RegExp(`(?<![a-z])(?:(?:${[...ASKING_VERBS, ...NOUN_VERBS, ...READER_VERBS, ...MOVING_VERBS].join('|')})[a-z]?(?:e?d)?|${Object.keys(IRREGULAR).join('|')})(?![a-z])`, 'i');
 const LEADS_BY_FIRST = new Map<string, (readonly string[])[]>();
 for (const lead of LEADS) LEADS_BY_FIRST.set(lead[0]!, [...(LEADS_BY_FIRST.get(lead[0]!) ?? []), lead]);
 

@@ -14,8 +14,9 @@ export interface ToolName {
   /** Whether it changes something (a write verb), rather than reads; also when its name holds no verb at all, as nothing says it only reads. */
   readonly writes: boolean;
   /**
-   * The parts of the name written as one word with capitals inside (GmailSendEmail): one word to the tokenizer,
-   * the tool's name in its words to an agent, so a text that writes one names every term ("use GmailSendEmail").
+   * The parts of the name written as one word with capitals inside (GmailSendEmail), and that word from its verb
+   * on (sendemail): one word to the tokenizer, the tool's name in its words to an agent, so a text that writes one
+   * names every term ("use GmailSendEmail", "call SendEmail").
    */
   readonly joined: readonly string[];
 }
@@ -68,6 +69,9 @@ function readUncached(name: string): ToolName {
   const words = name.split(/[_\-\s.:/]+|(?<=[a-z0-9])(?=[A-Z])/).map((w) => w.toLowerCase()).filter((w) => w.length > 0);
   const at = verbIndex(words);
   const joined = name.split(/[^A-Za-z0-9]+/).filter((part) => /[a-z0-9][A-Z]/.test(part));
+  // Written from its verb on, past the toolkit, as a request may write it ("call UnlockDoor"): two words or more.
+  const fromVerb = at > 0 && words.length - at >= 2 ? words.slice(at).join('') : '';
+  if (joined.length > 0 && fromVerb !== '' && !joined.some((part) => part.toLowerCase() === fromVerb)) joined.push(fromVerb);
   // A shell with no verb of its own (Bash, python_exec, exec_command) runs commands.
   if (at < 0 && words.some((w) => COMMAND_WORDS.has(w))) return joined.length === 0 ? RUN_COMMAND : { ...RUN_COMMAND, joined };
   // A toolkit or server before the verb (Gmail, AugustSmartLock, github) is not what the tool does:
