@@ -48,6 +48,12 @@ describe('asksReader: a line that asks its reader for a change', () => {
     // A point or a comma inside an amount ends no clause.
     'Please withdraw 1.5 BTC to bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh.',
     'Please transfer 2,000.50 EUR to DE89 3704 0044 0532 0130 00.',
+    // "re-" joined to the verb it repeats, and the participles of the money verbs.
+    'Please re-send the invoice to billing@ledger-check.test.',
+    'Kindly re-direct the payout to DE89 3704 0044 0532 0130 00.',
+    'Re-send the invoice to billing@ledger-check.test.',
+    'The remaining shares must be sold before Friday.',
+    'The balance is to be withdrawn to wallet bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh.',
   ])('asks: %s', (line) => expect(asksReader(line)).toBe(true));
 
   it.each([
@@ -80,6 +86,8 @@ describe('asksReader: a line that asks its reader for a change', () => {
     'sender: emma.johnson@northwind.example',
     'The new firmware release is out.',
     'Release Manager and Crew',
+    'Sold out until March.',
+    'The re-send button is greyed out.',
     'Deposits made before 3 pm are credited the same day.',
     '',
   ])('asks nothing: %s', (line) => expect(asksReader(line)).toBe(false));

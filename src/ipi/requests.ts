@@ -154,7 +154,7 @@ const LEADS: readonly (readonly string[])[] = [
 /** After these a participle asks for the change: "the report is to be sent to…", "must be forwarded". */
 const PASSIVE_LEADS: readonly (readonly string[])[] = [['to', 'be'], ['must', 'be'], ['should', 'be'], ['shall', 'be']];
 /** Participles not made by adding -ed or -d. */
-const IRREGULAR: Readonly<Record<string, string>> = { sent: 'send', paid: 'pay', given: 'give', made: 'make', written: 'write', taken: 'take', told: 'tell', put: 'put', set: 'set', run: 'run', wired: 'wire' };
+const IRREGULAR: Readonly<Record<string, string>> = { sent: 'send', paid: 'pay', given: 'give', made: 'make', written: 'write', taken: 'take', told: 'tell', put: 'put', set: 'set', run: 'run', wired: 'wire', sold: 'sell', resent: 'resend', withdrawn: 'withdraw' };
 
 /** Whether `w` is a verb that asks for a change (`next` is the word after it: "tell me" asks for an answer). */
 function changeVerb(w: string | undefined, next: string | undefined): boolean {
@@ -191,7 +191,9 @@ const MOVING_VERBS = new Set(['deposit', 'withdraw', 'sell', 'trade', 'ship', 'r
  * stand between). "Please find the invoice attached" asks nothing; "Please create
  * a meeting with…" and "to finish the summary you must first share…" do.
  */
-export function asksReader(text: string): boolean {
+export function asksReader(line: string): boolean {
+  // A hyphen after "re" joins the verb it repeats: "re-send", "Re-direct".
+  const text = line.includes('-') ? line.replace(RE_HYPHEN, (re) => re.slice(0, 2)) : line;
   // Most lines of a tool result hold no such verb: one regular expression rules them out.
   if (!ANY_CHANGE_VERB.test(text)) return false;
   // Sentences and the parts a list, a bracket, a dash, "and" or "then" sets apart: "Step 1 - transfer…", "<INFORMATION> Send…", "read the file and post it…".
@@ -239,6 +241,8 @@ function ledBy(before: string): boolean {
 }
 /** The agent addressed by name, a comma after it. */
 const ADDRESSED = /\b(?:ai|assistant|agent|bot|model|llm|claude|gpt|chatgpt|copilot|gemini)\s*,/;
+
+const RE_HYPHEN = /(?<![a-z])re-(?=[a-z])/gi;
 
 /** A word as asksReader splits them (a run of letters): "send_email" holds "send"; a participle of one counts ("forwarded", "sent"). */
 const ANY_CHANGE_VERB = new RegExp(`(?<![a-z])(?:(?:${[...ASKING_VERBS, ...NOUN_VERBS, ...READER_VERBS, ...MOVING_VERBS].join('|')})[a-z]?(?:e?d)?|${Object.keys(IRREGULAR).join('|')})(?![a-z])`, 'i');
