@@ -1,5 +1,5 @@
 import { DiagonalGaussian, logprobEntropy, RunningStats, shingles, shinglesUpTo, type RunningStatsState } from '../bindings/index.js';
-import { ParapetStateError, ParapetTypeError } from '../bindings/errors.js';
+import { describe, ParapetStateError, ParapetTypeError } from '../bindings/errors.js';
 import { levelOf, LEVELS } from './calibration.js';
 import { syntaxReadingsOf } from './breaks.js';
 import { compactNumbers, entities, plainValueSpelling, spelledEmails, stringLeaves } from './entities.js';
@@ -197,6 +197,8 @@ export class IpiSession {
       // result; every other spelling survives the reading and is found passage by passage (shingleSets).
       const spelled = syntax.some((t) => AT_TAG.test(t)) ? [...new Set(syntax.flatMap(spelledEmails))] : NO_ADDRESSES;
       const passages = this.#ctx.content.passages(content);
+      // A custom classifier's passages are read as text from here on: one that is not is refused before anything changes.
+      for (const p of passages) if (typeof p.text !== 'string') throw new ParapetTypeError(`a classifier's passage must hold its text as a string, got ${describe(p.text)}`);
       const [results, firstRiskyCall] = [this.#results, this.#firstRiskyCall];
       this.#results++;
       // A passage charged as its result's riskiest (an address the reading left unread) asks what any of them asks.
