@@ -592,11 +592,11 @@ export class IpiSession {
    */
   #affinity(terms: readonly string[], whole: readonly number[]): { value: number; detail?: string } {
     if (terms.length === 0) return { value: 0 };
-    const variants = terms.map((t) => [...[t, `${t}s`].map(wordHash), ...whole]);
+    const variants = terms.map((t) => [t, `${t}s`].map(wordHash));
     let best = 0;
     for (const src of this.#risky) {
       const risk = Math.max(src.score, src.context);
-      if (!everyTermIn(variants, src.sets[0]!)) continue;
+      if (!namesTool(variants, whole, src.sets[0]!)) continue;
       best = Math.max(best, risk);
     }
     return best > 0 ? { value: best, detail: `the tool is what an injection-like passage asks for, not what the user asked (passage scores ${best.toFixed(2)})` } : { value: 0 };
@@ -606,8 +606,8 @@ export class IpiSession {
    * A line of a tool result asks its reader for this tool's action ("Please delete
    * the file…" before delete_file), in its words or a synonym's, and the user did not
    * name all of it: a call that copies nothing can still be what an injection asked.
-   * 1 when the line names every term of the tool (writing its name whole names them all:
-   * `ToolName.joined`), or names its verb while the user's
+   * 1 when the line names the tool (every term, or its name written whole: `namesTool`),
+   * or names its verb while the user's
    * words name the rest ("review pull request 42", then "please merge it"); 0.5 when
    * it names only the verb ("send a link to Alice" before send_direct_message). Never
    * for the verb alone when the user named that verb or a synonym of it. (A result
@@ -615,7 +615,7 @@ export class IpiSession {
    */
   #requested(verb: string | undefined, terms: readonly string[], whole: readonly number[], verbTrusted: boolean): number {
     if (terms.length === 0) return 0;
-    const variants = terms.map((t) => [...[t, ...(SAME_ACTION[t] ?? [])].flatMap((w) => [wordHash(w), wordHash(`${w}s`)]), ...whole]);
+    const variants = terms.map((t) => [t, ...(SAME_ACTION[t] ?? [])].flatMap((w) => [wordHash(w), wordHash(`${w}s`)]));
     const verbs = verb !== undefined && WRITE_VERBS.has(verb) ? verbHashes(verb) : [];
     const asked = this.#askingWords();
     const userNamedVerb = verbs.length > 0 && verbTrusted;
@@ -623,7 +623,7 @@ export class IpiSession {
     for (const src of this.#sources) {
       if (!src.request) continue;
       const line = src.sets[0]!;
-      if (everyTermIn(variants, line)) return 1;
+      if (namesTool(variants, whole, line)) return 1;
       if (userNamedVerb || !verbs.some((h) => line.has(h))) continue;
       // The user named what the tool acts on (pull request 42) and the line only the action (merge it): together they name all of it.
       if (terms.length > 1 && terms[0] === verb && everyTermIn(variants.slice(1), asked)) return 1;
@@ -654,7 +654,7 @@ export class IpiSession {
    */
   #termsTrusted(terms: readonly string[], whole: readonly number[]): boolean {
     const asked = this.#askingWords();
-    return terms.length > 0 && (terms.every((t) => asked.has(wordHash(t)) || asked.has(wordHash(`${t}s`))) || whole.some((h) => asked.has(h)));
+    return terms.length > 0 && namesTool(terms.map((t) => [wordHash(t), wordHash(`${t}s`)]), whole, asked);
   }
 
   /**
@@ -710,6 +710,11 @@ function addBounded(set: Set<number>, hashes: Iterable<number>, max: number): vo
     if (set.size >= max) return;
     set.add(h);
   }
+}
+
+/** Whether `set` names the tool: its name written whole (`whole`: ToolName.joined, hashed), or a variant of each term. */
+function namesTool(variants: readonly number[][], whole: readonly number[], set: ReadonlySet<number>): boolean {
+  return whole.some((h) => set.has(h)) || everyTermIn(variants, set);
 }
 
 /** Whether each term has a variant (singular or plural hash) in `set`. */
