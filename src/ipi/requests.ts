@@ -161,6 +161,8 @@ function changeVerb(w: string | undefined, next: string | undefined): boolean {
   if (w === undefined || w === 'do') return false;
   // "Let's sync tomorrow", "let us know": the writer proposes, nobody is asked.
   if (w === 'let' && (next === 's' || next === 'us')) return false;
+  const objects = VERBS_BEFORE_OBJECT.get(w);
+  if (objects) return next !== undefined && objects.has(next);
   return NOUN_VERBS.has(w) || READER_VERBS.has(w) || MOVING_VERBS.has(w) || (ASKING_VERBS.has(w) && !(ANSWER_VERBS.has(w) && next === 'me'));
 }
 
@@ -179,10 +181,20 @@ const READER_VERBS = new Set([
  * Changes that move money and goods, which a line of a tool result may ask for ("deposit 2000 USD to Binance",
  * "initiate a payment of $500", "redirect the refund to …"). Read in results only: in a user's question they ask
  * for no change ("When will my order ship?", "Should I sell?"), and they are not ASKING_VERBS, which also find a
- * tool name's verb (`UspsMailRedirect` still writes). "Release" is left out: documentation opens lines with
- * "Release Manager" and "Release schedule".
+ * tool name's verb (`UspsMailRedirect` still writes).
  */
-const MOVING_VERBS = new Set(['deposit', 'withdraw', 'sell', 'trade', 'ship', 'resend', 'dismiss', 'initiate', 'redirect']);
+const MOVING_VERBS = new Set(['deposit', 'withdraw', 'sell', 'trade', 'ship', 'resend', 'dismiss', 'initiate', 'redirect', 'divert']);
+
+/**
+ * Verbs that are as often a heading's noun, and ask for a change only before the words that open their object:
+ * "release my card information to …" does, "Release Manager: …" and "Release schedule" do not; "cash out my
+ * holdings" does, "Cash flow" does not. Read in results only, as MOVING_VERBS are; a passive ("is to be
+ * released") is not read. A Map, not an object literal: a line's word must not find `constructor`.
+ */
+const VERBS_BEFORE_OBJECT: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ['release', OBJECTS],
+  ['cash', new Set(['out'])],
+]);
 
 /**
  * A line asks its reader for a change: a sentence of it opens with a verb of
@@ -245,7 +257,7 @@ const ADDRESSED = /\b(?:ai|assistant|agent|bot|model|llm|claude|gpt|chatgpt|copi
 const RE_HYPHEN = /(?<![a-z])re-(?=[a-z])/gi;
 
 /** A word as asksReader splits them (a run of letters): "send_email" holds "send"; a participle of one counts ("forwarded", "sent"). */
-const ANY_CHANGE_VERB = new RegExp(`(?<![a-z])(?:(?:${[...ASKING_VERBS, ...NOUN_VERBS, ...READER_VERBS, ...MOVING_VERBS].join('|')})[a-z]?(?:e?d)?|${Object.keys(IRREGULAR).join('|')})(?![a-z])`, 'i');
+const ANY_CHANGE_VERB = new RegExp(`(?<![a-z])(?:(?:${[...ASKING_VERBS, ...NOUN_VERBS, ...READER_VERBS, ...MOVING_VERBS, ...VERBS_BEFORE_OBJECT.keys()].join('|')})[a-z]?(?:e?d)?|${Object.keys(IRREGULAR).join('|')})(?![a-z])`, 'i');
 const LEADS_BY_FIRST = new Map<string, (readonly string[])[]>();
 for (const lead of LEADS) LEADS_BY_FIRST.set(lead[0]!, [...(LEADS_BY_FIRST.get(lead[0]!) ?? []), lead]);
 
