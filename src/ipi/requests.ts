@@ -119,6 +119,8 @@ export const SAME_ACTION: Readonly<Record<string, readonly string[]>> = {
   remove: ['delete', 'kick', 'drop'],
   share: ['give', 'grant'],
   file: ['document'],
+  // A toolkit's generic object: "delete all of my files in my Dropbox" before DropboxDeleteItem.
+  item: ['file', 'folder', 'document'],
   update: ['change', 'set', 'edit', 'modify'],
   // A device's state is set by the verb of the state: "disarm the alarm" before set_alarm.
   set: ['change', 'update', 'arm', 'disarm', 'switch', 'turn', 'enable', 'disable', 'lock', 'unlock', 'activate', 'deactivate'],

@@ -275,7 +275,8 @@ export class IpiSession {
     f('argsTrusted', prov.trustedShare);
     f('novelEntity', prov.novel ? 1 : 0);
     const { verb, terms, writes, joined } = readToolName(call.name);
-    const whole = joined.map(wordHash);
+    // Singular or plural, as a term is: "call UnlockDoors" names UnlockDoor.
+    const whole = joined.flatMap((name) => [wordHash(name), wordHash(`${name}s`)]);
     // Whether the user named the tool decides affinity and requested too: read once.
     const toolTrusted = this.#termsTrusted(terms, whole);
     const affinity = toolTrusted ? { value: 0 } : this.#affinity(terms, whole);
