@@ -275,11 +275,13 @@ export class IpiSession {
     f('argsTrusted', prov.trustedShare);
     f('novelEntity', prov.novel ? 1 : 0);
     const { verb, terms, writes, joined } = readToolName(call.name);
-    // Singular or plural, as a term is: "call UnlockDoors" names UnlockDoor.
+    // Each term and the name written whole, singular or plural ("call UnlockDoors" names UnlockDoor): hashed once for
+    // toolTrusted and affinity, which read them alike.
     const whole = joined.flatMap((name) => [wordHash(name), wordHash(`${name}s`)]);
+    const termHashes = terms.map((t) => [wordHash(t), wordHash(`${t}s`)]);
     // Whether the user named the tool decides affinity and requested too: read once.
-    const toolTrusted = this.#termsTrusted(terms, whole);
-    const affinity = toolTrusted ? { value: 0 } : this.#affinity(terms, whole);
+    const toolTrusted = this.#termsTrusted(termHashes, whole);
+    const affinity = toolTrusted ? { value: 0 } : this.#affinity(termHashes, whole);
     f('affinity', affinity.value);
     f('toolTrusted', toolTrusted ? 1 : 0);
     const sessionRisk = this.#peakRisk;
@@ -591,9 +593,8 @@ export class IpiSession {
    * tool's object ("collect the messages from all channels" before get_channels)
    * while the user did not name all of it. Attacks often begin with a call that copies nothing.
    */
-  #affinity(terms: readonly string[], whole: readonly number[]): { value: number; detail?: string } {
-    if (terms.length === 0) return { value: 0 };
-    const variants = terms.map((t) => [t, `${t}s`].map(wordHash));
+  #affinity(variants: readonly number[][], whole: readonly number[]): { value: number; detail?: string } {
+    if (variants.length === 0) return { value: 0 };
     let best = 0;
     for (const src of this.#risky) {
       const risk = Math.max(src.score, src.context);
@@ -653,9 +654,8 @@ export class IpiSession {
    * send_email, and an injected email that asks for a send would otherwise ride on
    * the user's word "email".
    */
-  #termsTrusted(terms: readonly string[], whole: readonly number[]): boolean {
-    const asked = this.#askingWords();
-    return terms.length > 0 && namesTool(terms.map((t) => [wordHash(t), wordHash(`${t}s`)]), whole, asked);
+  #termsTrusted(variants: readonly number[][], whole: readonly number[]): boolean {
+    return variants.length > 0 && namesTool(variants, whole, this.#askingWords());
   }
 
   /**
