@@ -266,7 +266,11 @@ export class IpiSession {
     f('content', content);
     // A result that holds this very call in an agent's call syntax asked for it, as a request line does.
     const named = toolNameKeys(call.name).map(toolNameHash);
-    const prov = this.#provenance(leaves, named);
+    const { verb, terms, writes, joined } = readToolName(call.name);
+    const askedRead = this.#userAsked.question && !this.#userAsked.change;
+    // A line may explain a write the user handed over (see #provenance); after a user who asked only for an answer, none does.
+    const explainingVerbs = verb !== undefined && WRITE_VERBS.has(verb) && !askedRead ? verbHashes(verb) : NO_VERBS;
+    const prov = this.#provenance(leaves, named, explainingVerbs);
     f('provenance', prov.value);
     f('copiedUntrusted', prov.copied);
     f('copiedRisk', prov.copiedRisk);
@@ -274,7 +278,6 @@ export class IpiSession {
     f('copiedSegment', prov.copiedSegment);
     f('argsTrusted', prov.trustedShare);
     f('novelEntity', prov.novel ? 1 : 0);
-    const { verb, terms, writes, joined } = readToolName(call.name);
     // Each term and the name written whole, singular or plural ("call UnlockDoors" names UnlockDoor): hashed once for
     // toolTrusted and affinity, which read them alike.
     const whole = joined.flatMap((name) => [wordHash(name), wordHash(`${name}s`)]);
@@ -293,7 +296,6 @@ export class IpiSession {
     const surprise = this.#surprise(words);
     f('surprise', Math.min(1, surprise));
     f('noArgs', leaves.length === 0 ? 1 : 0);
-    const askedRead = this.#userAsked.question && !this.#userAsked.change;
     f('askedRead', askedRead ? 1 : 0);
     f('copiedRequest', prov.copiedRequest);
     const verbTrusted = this.#verbTrusted(verb);
@@ -488,8 +490,17 @@ export class IpiSession {
    * verbatim in an untrusted passage and never in trusted text. Benign calls copy
    * from tool results all the time (paying the IBAN on a bill); what marks an attack
    * is copying from a passage that reads like an injection.
+   *
+   * A value is charged with every passage that holds it, unless a line explains the
+   * whole call: it asks its reader for a change, names the tool's verb
+   * (`explainingVerbs`: empty where no line may explain it), holds every value the
+   * call copied from tool results, and no line that holds them all is riskier. The
+   * call is then what such lines asked for, and it is charged with the lines that hold
+   * every value alone. A colleague's "can you add Mia to #team-backend?" explains
+   * add_member(Mia, team-backend) though an injected line of the same message names
+   * the same channel (decision 104).
    */
-  #provenance(leaves: readonly { path: string; value: string }[], named: readonly number[]): { value: number; copied: number; copiedRisk: number; copiedContext: number; copiedSegment: number; copiedRequest: number; trustedShare: number; novel: boolean; detail?: string } {
+  #provenance(leaves: readonly { path: string; value: string }[], named: readonly number[], explainingVerbs: readonly number[]): { value: number; copied: number; copiedRisk: number; copiedContext: number; copiedSegment: number; copiedRequest: number; trustedShare: number; novel: boolean; detail?: string } {
     let best = 0;
     let copied = 0;
     let copiedRisk = 0;
@@ -518,6 +529,10 @@ export class IpiSession {
         detail = `${path} = ${JSON.stringify(candidate.slice(0, 80))} comes from ${from()}`;
       }
     };
+    // The values copied from passages held now, each with the passages that hold it: charged once all are known.
+    const copies: { path: string; candidate: string; strength: number; holders: Source[] }[] = [];
+    // Whether a line may still explain the call: not once a value is charged otherwise (a dropped passage, past the budget).
+    let explained = explainingVerbs.length > 0;
     // Each distinct value once: repeating a value the user wrote must not dilute the share of trusted ones, nor cost a trace each time.
     const done = new Set<string>();
     // Values found in trusted text or in a passage: a web address among them needs no tracing by its host.
@@ -562,13 +577,17 @@ export class IpiSession {
         if (inSome && ++traced > SESSION_LIMITS.tracedValues) {
           // Past the budget the value is known to be copied from some tool result, not from which: assume the riskiest.
           const peak = this.#peakRisk;
+          explained = false;
           charge(path, candidate, strength, peak, peak, peak, () => `a tool result, one of more than ${SESSION_LIMITS.tracedValues} copied values: charged the riskiest passage read (${peak.toFixed(2)})`);
           continue;
         }
-        if (inSome) for (const src of this.#sources) {
-          if (!allIn(mine, src.sets[k - 1]!)) continue;
-          seen = true;
-          charge(path, candidate, strength, src.score, src.context, src.segment, () => `${src.tool ?? 'a tool result'} (that line scores ${src.score.toFixed(2)}, its string ${src.segment.toFixed(2)}, its window ${src.context.toFixed(2)})`, src.request || namesCall(src, named));
+        if (inSome) {
+          const holders: Source[] = [];
+          for (const src of this.#sources) if (allIn(mine, src.sets[k - 1]!)) holders.push(src);
+          if (holders.length > 0) {
+            seen = true;
+            copies.push({ path, candidate, strength, holders });
+          }
         }
         if (!seen) {
           // Copied from a risky passage the session has dropped: the least risk any of its hashes was recorded with.
@@ -577,6 +596,7 @@ export class IpiSession {
           for (let i = 0; i < mine.length && risk > 0; i++) risk = Math.min(risk, lost.get(mine[i]!) ?? 0);
           if (risk > 0) {
             seen = true;
+            explained = false; // no line held now holds this value
             charge(path, candidate, strength, risk, risk, risk, () => `a passage the session has dropped (it scored ${risk.toFixed(2)})`);
           }
         }
@@ -584,8 +604,32 @@ export class IpiSession {
         if (!seen && strength === 1 && isEntity.has(candidate)) novel = true;
       }
     }
+    const by = explained ? this.#explainingLines(copies, explainingVerbs) : undefined;
+    const from = (src: Source) => (): string => `${src.tool ?? 'a tool result'} (that line scores ${src.score.toFixed(2)}, its string ${src.segment.toFixed(2)}, its window ${src.context.toFixed(2)})${by ? ', a line that holds every value the call copied' : ''}`;
+    for (const { path, candidate, strength, holders } of copies) {
+      for (const src of by ?? holders) charge(path, candidate, strength, src.score, src.context, src.segment, from(src), src.request || namesCall(src, named));
+    }
     const trustedShare = specific === 0 ? 0 : trustedSpecific / specific;
     return { value: best, copied, copiedRisk, copiedContext, copiedSegment, copiedRequest, trustedShare, novel, ...(detail ? { detail } : {}) };
+  }
+
+  /**
+   * The lines that explain a call copying `copies` (see #provenance): those that hold every
+   * copied value, when the riskiest of them by its highest score asks its reader for a
+   * change and holds a word of `verbs`. Undefined when no line holds every value, or the
+   * riskiest does not ask for this call. All of them, not the one that asks: a plain line
+   * that restates an injected order must not clear the order, which holds the same values.
+   */
+  #explainingLines(copies: readonly { holders: readonly Source[] }[], verbs: readonly number[]): Source[] | undefined {
+    if (copies.length === 0) return undefined;
+    const lines = copies[0]!.holders.filter((src) => copies.every((c) => c.holders.includes(src)));
+    let riskiest: Source | undefined;
+    let risk = -1;
+    for (const src of lines) {
+      const r = Math.max(src.score, src.context, src.segment);
+      if (r > risk || (r === risk && src.request && !riskiest!.request)) [riskiest, risk] = [src, r];
+    }
+    return riskiest !== undefined && riskiest.request && verbs.some((h) => riskiest.sets[0]!.has(h)) ? lines : undefined;
   }
 
   /**
@@ -789,6 +833,9 @@ const NO_ADDRESSES: readonly string[] = [];
 /** The sets of a source not yet shingled (see #addSources), and the sources of a call that drops none: shared, never written. */
 const NO_SETS: readonly ReadonlySet<number>[] = Object.freeze([]);
 const NO_SOURCES: ReadonlySet<Source> = new Set();
+
+/** The verbs of a call no line may explain, shared. */
+const NO_VERBS: readonly number[] = [];
 
 /** The planted calls of a result that holds none, shared. */
 const NO_CALLS: readonly number[] = [];
