@@ -622,7 +622,16 @@ export class IpiSession {
    */
   #explainingLines(copies: readonly { holders: readonly Source[] }[], verbs: readonly number[]): Source[] | undefined {
     if (copies.length === 0) return undefined;
-    const lines = copies[0]!.holders.filter((src) => copies.every((c) => c.holders.includes(src)));
+    // How many of the values each line holds, counted over the holders once: a call of 256 values each held by
+    // 1,024 lines costs their sum, not their product.
+    const held = new Map<Source, number>();
+    for (const src of copies[0]!.holders) held.set(src, 0);
+    for (const { holders } of copies) for (const src of holders) {
+      const n = held.get(src);
+      if (n !== undefined) held.set(src, n + 1);
+    }
+    const lines: Source[] = [];
+    for (const [src, n] of held) if (n === copies.length) lines.push(src);
     let riskiest: Source | undefined;
     let risk = -1;
     for (const src of lines) {
