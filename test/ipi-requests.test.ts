@@ -149,6 +149,13 @@ describe('userAsks: what a user turn asks for', () => {
     expect(userAsks('What does issue #5 say?').change).toBe(false);
     expect(userAsks('Cancel order #4471.').change).toBe(true);
   });
+
+  it('reads an asking verb after a possessive as a noun, but not after "let\'s"', () => {
+    expect(userAsks("Look at ticket OPS-4410 and tell me what the customer's issue is.")).toEqual({ question: true, change: false });
+    expect(userAsks("Summarise Anna's update from this morning.").change).toBe(false);
+    expect(userAsks("Let's book a table for Friday.").change).toBe(true);
+    expect(userAsks("Pay Anna's invoice.").change).toBe(true);
+  });
 });
 
 describe('asksReader reads words as runs of letters', () => {
@@ -163,6 +170,8 @@ describe('verbUses: words that are nouns as often as verbs, where trusted text u
     expect(verbUses('Email Anna the slides, then post the link.')).toEqual(['email', 'post']);
     expect(verbUses('Translate the email from Herr Becker and check my schedule.')).toEqual([]);
     expect(verbUses('Summarise the post about the order.')).toEqual([]);
+    expect(verbUses("Summarise Anna's email and Bob's post.")).toEqual([]);
+    expect(verbUses("Let's email Anna.")).toEqual(['email']);
   });
 
   it('keeps the noun after "a" when a light verb makes an action of it', () => {

@@ -55,6 +55,16 @@ const NOUN_BEFORE = new Set([
 ]);
 
 /**
+ * Whether `words[i]` follows a word after which it is a noun: a determiner or a preposition (NOUN_BEFORE), or a
+ * possessive ("the customer's issue", "Anna's email": the words read "customer s issue"). "Let's" is no possessive:
+ * "let's book a table" asks for a booking.
+ */
+function nounFollows(words: readonly string[], i: number): boolean {
+  const before = words[i - 1] ?? '';
+  return NOUN_BEFORE.has(before) || (before === 's' && i >= 2 && words[i - 2] !== 'let');
+}
+
+/**
  * Words that name a thing as often as an action: "the email from Anna" asks for no
  * send, "email Anna" does. Trusted text holds them as verbs only where no
  * determiner or preposition comes before them (see `verbUses`).
@@ -78,7 +88,7 @@ export function verbUses(text: string): string[] {
     if (!NOUN_OR_VERB.has(w)) continue;
     const before = words[i - 1] ?? '';
     const made = (before === 'a' || before === 'an') && LIGHT_VERBS.has(words[i - 2] ?? '');
-    if (made || !NOUN_BEFORE.has(before)) uses.push(w);
+    if (made || !nounFollows(words, i)) uses.push(w);
   }
   return uses;
 }
@@ -313,8 +323,9 @@ export function userAsks(text: string): UserAsks {
     if (w === 'do' && SUBJECTS.has(words[i + 1] ?? '')) continue;
     // "go through the thread", "go over the notes": reading, not an errand.
     if (w === 'go' && (words[i + 1] === 'through' || words[i + 1] === 'over')) continue;
-    // "whether it fixes the issue", "look at issue 311": after a determiner or a preposition the word is a noun.
-    if (NOUN_BEFORE.has(words[i - 1] ?? '')) continue;
+    // "whether it fixes the issue", "look at issue 311", "the customer's issue": after a determiner, a preposition
+    // or a possessive the word is a noun.
+    if (nounFollows(words, i)) continue;
     change = true;
   }
   const first = words[0] === 'please' ? 1 : 0;
