@@ -615,9 +615,9 @@ export class IpiSession {
 
   /**
    * The lines that explain a call copying `copies` (see #provenance): those that hold every
-   * copied value, when the riskiest of them by its highest score asks its reader for a
-   * change and holds a word of `verbs`. Undefined when no line holds every value, or the
-   * riskiest does not ask for this call. All of them, not the one that asks: a plain line
+   * copied value, when one of the riskiest of them by its highest score asks its reader
+   * for a change and holds a word of `verbs`. Undefined when no line holds every value, or
+   * none of the riskiest asks for this call. All of them, not the one that asks: a plain line
    * that restates an injected order must not clear the order, which holds the same values.
    */
   #explainingLines(copies: readonly { holders: readonly Source[] }[], verbs: readonly number[]): Source[] | undefined {
@@ -632,13 +632,11 @@ export class IpiSession {
     }
     const lines: Source[] = [];
     for (const [src, n] of held) if (n === copies.length) lines.push(src);
-    let riskiest: Source | undefined;
-    let risk = -1;
-    for (const src of lines) {
-      const r = Math.max(src.score, src.context, src.segment);
-      if (r > risk || (r === risk && src.request && !riskiest!.request)) [riskiest, risk] = [src, r];
-    }
-    return riskiest !== undefined && riskiest.request && verbs.some((h) => riskiest.sets[0]!.has(h)) ? lines : undefined;
+    let top = -1;
+    for (const src of lines) top = Math.max(top, riskOf(src));
+    // Any line at the top asks for this call: all of them are charged, so which of equals comes first cannot matter.
+    for (const src of lines) if (riskOf(src) === top && src.request && verbs.some((h) => src.sets[0]!.has(h))) return lines;
+    return undefined;
   }
 
   /**
@@ -842,6 +840,9 @@ const NO_ADDRESSES: readonly string[] = [];
 /** The sets of a source not yet shingled (see #addSources), and the sources of a call that drops none: shared, never written. */
 const NO_SETS: readonly ReadonlySet<number>[] = Object.freeze([]);
 const NO_SOURCES: ReadonlySet<Source> = new Set();
+
+/** A source's highest score: how risky a line is to be charged with. */
+const riskOf = (src: Source): number => Math.max(src.score, src.context, src.segment);
 
 /** The verbs of a call no line may explain, shared. */
 const NO_VERBS: readonly number[] = [];
