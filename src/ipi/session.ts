@@ -355,13 +355,12 @@ export class IpiSession {
   #addSources(added: readonly Source[], setsOf?: (i: number) => Set<number>[]): void {
     const all = [...this.#sources, ...added];
     const over = all.length - SESSION_LIMITS.sources;
-    const risk = (src: Source): number => Math.max(src.score, src.context, src.segment);
     // The least risky go first, the oldest first among equals (a stable sort keeps arrival order).
-    const victims: ReadonlySet<Source> = over > 0 ? new Set([...all].sort((a, b) => risk(a) - risk(b)).slice(0, over)) : NO_SOURCES;
+    const victims: ReadonlySet<Source> = over > 0 ? new Set([...all].sort((a, b) => riskOf(a) - riskOf(b)).slice(0, over)) : NO_SOURCES;
     // A source dropped as it arrives is never counted in: its sets are needed only if it is remembered as lost.
     // Made before the session changes, so that a throw leaves it as it was.
     if (setsOf) added.forEach((src, i) => {
-      if (!victims.has(src) || risk(src) >= LEVELS.low) src.sets = setsOf(i);
+      if (!victims.has(src) || riskOf(src) >= LEVELS.low) src.sets = setsOf(i);
     });
     for (const src of added) this.#peakRisk = Math.max(this.#peakRisk, src.score, src.context);
     this.#sources = over > 0 ? all.filter((src) => !victims.has(src)) : all;
@@ -379,7 +378,7 @@ export class IpiSession {
     for (const src of added) if (!victims.has(src)) bump(src, 1);
     for (const src of victims) {
       if (!arrived.has(src)) bump(src, -1);
-      const lostRisk = risk(src);
+      const lostRisk = riskOf(src);
       if (lostRisk < LEVELS.low) continue;
       src.sets.forEach((set, k) => {
         const lost = this.#lost[k]!;
@@ -841,7 +840,7 @@ const NO_ADDRESSES: readonly string[] = [];
 const NO_SETS: readonly ReadonlySet<number>[] = Object.freeze([]);
 const NO_SOURCES: ReadonlySet<Source> = new Set();
 
-/** A source's highest score: how risky a line is to be charged with. */
+/** A source's highest score: how risky a line is to be charged with, and which lines a full session drops first. */
 const riskOf = (src: Source): number => Math.max(src.score, src.context, src.segment);
 
 /** The verbs of a call no line may explain, shared. */
