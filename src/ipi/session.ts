@@ -268,8 +268,10 @@ export class IpiSession {
     const named = toolNameKeys(call.name).map(toolNameHash);
     const { verb, terms, writes, joined } = readToolName(call.name);
     const askedRead = this.#userAsked.question && !this.#userAsked.change;
+    // The words a line may use for the tool's verb when it asks for this write (its synonyms too): read by #provenance and #requested.
+    const writeVerbs = verb !== undefined && WRITE_VERBS.has(verb) ? verbHashes(verb) : NO_VERBS;
     // A line may explain a write the user handed over (see #provenance); after a user who asked only for an answer, none does.
-    const explainingVerbs = verb !== undefined && WRITE_VERBS.has(verb) && !askedRead ? verbHashes(verb) : NO_VERBS;
+    const explainingVerbs = askedRead ? NO_VERBS : writeVerbs;
     const prov = this.#provenance(leaves, named, explainingVerbs);
     f('provenance', prov.value);
     f('copiedUntrusted', prov.copied);
@@ -300,7 +302,7 @@ export class IpiSession {
     f('copiedRequest', prov.copiedRequest);
     const verbTrusted = this.#verbTrusted(verb);
     // A call the result wrote out asks for itself even where the user's words name the tool: they ask for the tool, not for this call.
-    const requested = this.#sources.some((src) => namesCall(src, named)) ? 1 : toolTrusted ? 0 : this.#requested(verb, terms, whole, verbTrusted);
+    const requested = this.#sources.some((src) => namesCall(src, named)) ? 1 : toolTrusted ? 0 : this.#requested(verb, writeVerbs, terms, whole, verbTrusted);
     f('requested', requested);
     f('verbTrusted', verbTrusted ? 1 : 0);
     // The change only a tool result asked for: the pattern of an injection obeyed, which pairwise products alone weigh too little.
@@ -531,7 +533,7 @@ export class IpiSession {
     // The values copied from passages held now, each with the passages that hold it: charged once all are known.
     const copies: { path: string; candidate: string; strength: number; holders: Source[] }[] = [];
     // Whether a line may still explain the call: not once a value is charged otherwise (a dropped passage, past the budget).
-    let explained = explainingVerbs.length > 0;
+    let explainable = explainingVerbs.length > 0;
     // Each distinct value once: repeating a value the user wrote must not dilute the share of trusted ones, nor cost a trace each time.
     const done = new Set<string>();
     // Values found in trusted text or in a passage: a web address among them needs no tracing by its host.
@@ -576,7 +578,7 @@ export class IpiSession {
         if (inSome && ++traced > SESSION_LIMITS.tracedValues) {
           // Past the budget the value is known to be copied from some tool result, not from which: assume the riskiest.
           const peak = this.#peakRisk;
-          explained = false;
+          explainable = false;
           charge(path, candidate, strength, peak, peak, peak, () => `a tool result, one of more than ${SESSION_LIMITS.tracedValues} copied values: charged the riskiest passage read (${peak.toFixed(2)})`);
           continue;
         }
@@ -595,7 +597,7 @@ export class IpiSession {
           for (let i = 0; i < mine.length && risk > 0; i++) risk = Math.min(risk, lost.get(mine[i]!) ?? 0);
           if (risk > 0) {
             seen = true;
-            explained = false; // no line held now holds this value
+            explainable = false; // no line held now holds this value
             charge(path, candidate, strength, risk, risk, risk, () => `a passage the session has dropped (it scored ${risk.toFixed(2)})`);
           }
         }
@@ -603,7 +605,7 @@ export class IpiSession {
         if (!seen && strength === 1 && isEntity.has(candidate)) novel = true;
       }
     }
-    const by = explained ? this.#explainingLines(copies, explainingVerbs) : undefined;
+    const by = explainable ? this.#explainingLines(copies, explainingVerbs) : undefined;
     const from = (src: Source) => (): string => `${src.tool ?? 'a tool result'} (that line scores ${src.score.toFixed(2)}, its string ${src.segment.toFixed(2)}, its window ${src.context.toFixed(2)})${by ? ', a line that holds every value the call copied' : ''}`;
     for (const { path, candidate, strength, holders } of copies) {
       for (const src of by ?? holders) charge(path, candidate, strength, src.score, src.context, src.segment, from(src), src.request || namesCall(src, named));
@@ -664,11 +666,11 @@ export class IpiSession {
    * it names only the verb ("send a link to Alice" before send_direct_message). Never
    * for the verb alone when the user named that verb or a synonym of it. (A result
    * that holds this very call in an agent's call syntax asks for it: see `evaluate`.)
+   * `verbs`: the hashes of the tool's verb and its synonyms when the tool writes, else none.
    */
-  #requested(verb: string | undefined, terms: readonly string[], whole: readonly number[], verbTrusted: boolean): number {
+  #requested(verb: string | undefined, verbs: readonly number[], terms: readonly string[], whole: readonly number[], verbTrusted: boolean): number {
     if (terms.length === 0) return 0;
     const variants = terms.map((t) => [t, ...(SAME_ACTION[t] ?? [])].flatMap((w) => [wordHash(w), wordHash(`${w}s`)]));
-    const verbs = verb !== undefined && WRITE_VERBS.has(verb) ? verbHashes(verb) : [];
     const asked = this.#askingWords();
     const userNamedVerb = verbs.length > 0 && verbTrusted;
     let best = 0;
@@ -843,7 +845,7 @@ const NO_SOURCES: ReadonlySet<Source> = new Set();
 /** A source's highest score: how risky a line is to be charged with, and which lines a full session drops first. */
 const riskOf = (src: Source): number => Math.max(src.score, src.context, src.segment);
 
-/** The verbs of a call no line may explain, shared. */
+/** No verb hashes: a call that is no write, or that no line may explain. Shared. */
 const NO_VERBS: readonly number[] = [];
 
 /** The planted calls of a result that holds none, shared. */
