@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksReader, userAsks, verbUses } from '../src/ipi/requests.js';
+import { asksReader, userAsks, verbUses, withoutNegatedVerbs } from '../src/ipi/requests.js';
 
 describe('asksReader: a line that asks its reader for a change', () => {
   it.each([
@@ -184,5 +184,25 @@ describe('verbUses: words that are nouns as often as verbs, where trusted text u
   it('keeps the noun after "a" when a light verb makes an action of it', () => {
     expect(verbUses('Draft a reply to Priya and place an order for paper.')).toEqual(['reply', 'order']);
     expect(verbUses('Read a note from Bob.')).toEqual([]);
+  });
+});
+
+describe('withoutNegatedVerbs: what a turn forbids is none of what it asks for', () => {
+  it.each([
+    ["Fetch this week's reviews and draft (don't post) replies.", "Fetch this week's reviews and draft (don't \u2014) replies."],
+    ['Never delete anything in /srv.', 'Never \u2014 anything in /srv.'],
+    ['Do not reply or forward it, just summarise.', 'Do not \u2014 or \u2014 it, just summarise.'],
+    ['Dont just pay it.', 'Dont \u2014 \u2014 it.'],
+    // The verb after "don't forget to" is still asked for.
+    ["Don't forget to send the report.", "Don't \u2014 to send the report."],
+    ['Email Anna the slides.', 'Email Anna the slides.'],
+  ])('reads %s as %s', (text, read) => expect(withoutNegatedVerbs(text)).toBe(read));
+
+  it('leaves the verb the turn asks for elsewhere', () => {
+    const read = withoutNegatedVerbs("Don't post yet. Draft it first, then post it at noon.");
+    expect(verbUses(read)).toEqual(['post']);
+    expect(userAsks(read).change).toBe(true);
+    expect(userAsks(withoutNegatedVerbs("Summarise the thread, don't reply to anyone.")).change).toBe(false);
+    expect(userAsks("Summarise the thread, don't reply to anyone.").change).toBe(true);
   });
 });

@@ -93,6 +93,22 @@ export function verbUses(text: string): string[] {
   return uses;
 }
 
+/**
+ * Trusted text with the verbs it forbids blanked: "draft replies (don't post them)", "never delete anything", "do
+ * not reply or forward". A verb after "don't", "do not" or "never" (past "just" or "ever", and the verbs "or" or
+ * "nor" join to it) asks for nothing, and read as the user's word it cleared the very call the user ruled out.
+ * After "don't forget to" the blanked verb is "forget": the user still asks for the one after it.
+ */
+export function withoutNegatedVerbs(text: string): string {
+  return NEGATION.test(text) ? text.replace(NEGATED_VERBS, (_, negation: string, verbs: string) => `${negation} ${verbs.replace(WORD, (w) => (JOINS_NEGATED.has(w.toLowerCase()) ? w : BLANKED))}`) : text;
+}
+/** What a forbidden verb becomes: no letter, so that it is no word of the turn and parts the words around it. */
+const BLANKED = '\u2014';
+const NEGATION = /\b(?:don['’]?t|do\s+not|never)\b/i;
+const NEGATED_VERBS = /\b(don['’]?t|do\s+not|never)\s+((?:(?:just|ever|even|yet)\s+)?\p{L}+(?:\s+(?:or|nor)\s+\p{L}+)*)/giu;
+const WORD = /\p{L}+/gu;
+const JOINS_NEGATED = new Set(['or', 'nor']);
+
 /** Nouns that a number follows: "order #4471", "issue #5", "ticket #88". */
 const NUMBERED = /\b(order|issue|ticket|request|invoice|case|item|message|transaction|transfer|post|comment|booking|reservation|pr|mr)\s*#\s*(?=\d)/gi;
 

@@ -3,7 +3,7 @@ import { describe, ParapetStateError, ParapetTypeError } from '../bindings/error
 import { levelOf, LEVELS } from './calibration.js';
 import { syntaxReadingsOf } from './breaks.js';
 import { compactNumbers, entities, plainValueSpelling, spelledEmails, stringLeaves } from './entities.js';
-import { asksReader, NOUN_OR_VERB, SAME_ACTION, userAsks, verbUses, WRITE_VERBS, type UserAsks } from './requests.js';
+import { asksReader, NOUN_OR_VERB, SAME_ACTION, userAsks, verbUses, withoutNegatedVerbs, WRITE_VERBS, type UserAsks } from './requests.js';
 import { MAX_NAMES, MAX_PLANTED, plantedCalls, toolNameHash, toolNameKeys } from './planted-calls.js';
 import { readToolName } from './tool-names.js';
 import { TRACE_FEATURES, type TraceScorer } from './trace-model.js';
@@ -228,14 +228,16 @@ export class IpiSession {
         throw cause;
       }
     } else {
+      // What the turn forbids ("draft replies, don't post them") is none of what it asks for.
+      const asking = withoutNegatedVerbs(content);
       if (role === 'user') {
-        const asked = userAsks(content);
+        const asked = userAsks(asking);
         const was = this.#userAsked;
         this.#userAsked = { question: was.question || asked.question, change: was.change || asked.change };
       }
-      const sets = shingleSets(content);
+      const sets = shingleSets(asking);
       sets.forEach((s, i) => addBounded(this.#trusted[i]!, s, SESSION_LIMITS.trustedHashes));
-      const verbsUsed = verbUses(content).map(verbUseHash);
+      const verbsUsed = verbUses(asking).map(verbUseHash);
       addBounded(this.#trusted[0]!, verbsUsed, SESSION_LIMITS.trustedHashes);
       if (role === 'user' && this.#userWords) {
         addBounded(this.#userWords, sets[0]!, SESSION_LIMITS.trustedHashes);
