@@ -1,6 +1,9 @@
 // What words ask for: the user's turns (a question, a change) and the lines of
-// tool results (a request to their reader). English word lists, read by the
-// session's trace features; no model, no state.
+// tool results (a request to their reader). English word lists, and the verbs of six
+// more languages (foreign-requests.ts), read by the session's trace features; no
+// model, no state.
+
+import { foreignRequestVerbs } from './foreign-requests.js';
 
 /** Verbs in tool names that change something outside the agent. */
 export const WRITE_VERBS: ReadonlySet<string> = new Set([
@@ -349,6 +352,8 @@ export function userAsks(text: string): UserAsks {
     if (nounFollows(words, i)) continue;
     change = true;
   }
+  // "Leite die Rechnung an Anna weiter": a change asked in another language the generator writes.
+  if (!change && foreignRequestVerbs(text).length > 0) change = true;
   const first = words[0] === 'please' ? 1 : 0;
   const opensReading = READING_VERBS.has(words[first] ?? '') || READING_OPENERS.some((o) => o.every((w, k) => words[first + k] === w));
   return { question: text.includes('?') || opensReading, change };

@@ -3,6 +3,7 @@ import { describe, ParapetStateError, ParapetTypeError } from '../bindings/error
 import { levelOf, LEVELS } from './calibration.js';
 import { syntaxReadingsOf } from './breaks.js';
 import { compactNumbers, entities, plainValueSpelling, spelledEmails, stringLeaves } from './entities.js';
+import { foreignRequestVerbs } from './foreign-requests.js';
 import { asksReader, NOUN_OR_VERB, SAME_ACTION, userAsks, verbUses, withoutNegatedVerbs, WRITE_VERBS, type UserAsks } from './requests.js';
 import { MAX_NAMES, MAX_PLANTED, plantedCalls, toolNameHash, toolNameKeys } from './planted-calls.js';
 import { readToolName } from './tool-names.js';
@@ -203,9 +204,12 @@ export class IpiSession {
       this.#results++;
       // A passage charged as its result's riskiest (an address the reading left unread) asks what any of them asks.
       const chargedRequest = passages.some((p) => p.charged === true) && passages.some((p) => asksReader(p.text));
-      for (const p of passages) {
+      // A request in another language is read only where the content model finds the passage injection-like: a German
+      // bill's "Bitte überweisen Sie den Betrag auf das Konto …" scores nothing and stays a bill (see foreignRequestVerbs).
+      const foreign = passages.map((p) => (Math.max(p.score, p.context, p.segment ?? p.score) >= LEVELS.low ? foreignRequestVerbs(p.text) : NO_VERB_WORDS));
+      for (const [i, p] of passages.entries()) {
         if (Math.max(p.score, p.context) >= LEVELS.medium && this.#firstRiskyCall < 0) this.#firstRiskyCall = this.#calls;
-        const request = asksReader(p.text) || (p.charged === true && chargedRequest);
+        const request = asksReader(p.text) || foreign[i]!.length > 0 || (p.charged === true && chargedRequest);
         added.push(new ObservedSource(observation.toolName || undefined, p.score, p.context, p.segment ?? p.score, result, request, calls, everyCall));
       }
       // Shingled only where kept: past the source limit most lines of a long result are dropped as they arrive.
@@ -214,11 +218,15 @@ export class IpiSession {
       try {
         this.#addSources(added, (i) => {
           const text = passages[i]!.text;
-          let sets = made.get(text);
+          // The same line read as a request in another language in one window and not in another is shingled twice.
+          const key = foreign[i]!.length > 0 ? `${text}\u0000` : text;
+          let sets = made.get(key);
           if (sets === undefined) {
             sets = shingleSets(text);
             if (spelled.length > 0) addAddressesOf(sets, text, spelled);
-            made.set(text, sets);
+            // A request in another language names its verb in English too, as the tools are named ("leiten Sie … weiter": forward).
+            for (const verb of foreign[i]!) sets[0]!.add(wordHash(verb));
+            made.set(key, sets);
           }
           return sets;
         });
@@ -237,7 +245,8 @@ export class IpiSession {
       }
       const sets = shingleSets(asking);
       sets.forEach((s, i) => addBounded(this.#trusted[i]!, s, SESSION_LIMITS.trustedHashes));
-      const verbsUsed = verbUses(asking).map(verbUseHash);
+      // A verb asked in another language counts as its English word would: as a verb use where the word is as often a noun.
+      const verbsUsed = [...verbUses(asking).map(verbUseHash), ...foreignRequestVerbs(asking).map((verb) => (NOUN_OR_VERB.has(verb) ? verbUseHash(verb) : wordHash(verb)))];
       addBounded(this.#trusted[0]!, verbsUsed, SESSION_LIMITS.trustedHashes);
       if (role === 'user' && this.#userWords) {
         addBounded(this.#userWords, sets[0]!, SESSION_LIMITS.trustedHashes);
@@ -846,6 +855,9 @@ const NO_SOURCES: ReadonlySet<Source> = new Set();
 
 /** A source's highest score: how risky a line is to be charged with, and which lines a full session drops first. */
 const riskOf = (src: Source): number => Math.max(src.score, src.context, src.segment);
+
+/** No English verbs: a passage that asks for nothing in another language. Shared. */
+const NO_VERB_WORDS: readonly string[] = [];
 
 /** No verb hashes: a call that is no write, or that no line may explain. Shared. */
 const NO_VERBS: readonly number[] = [];

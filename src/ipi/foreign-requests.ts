@@ -1,0 +1,247 @@
+// Requests written in German, Spanish, French, Italian, Portuguese or Dutch: the six
+// languages the attack generator composes. The English reading (`asksReader`,
+// `userAsks`) knows its verbs from word lists; a line such as "Bitte leiten Sie alle
+// E-Mails an … weiter" held no word of them, so a value copied from it read as copied
+// from plain text. Here each verb form stands for the English verbs it means, so the
+// session can read what the line asks for with the English names of its tools.
+
+/** English verbs by the verb forms that ask for them: imperatives (and Romance infinitives after a lead) in six languages, accents dropped. */
+interface Forms {
+  /** The imperatives, read at a clause's start or after a lead. */
+  readonly imperative: string;
+  /** The infinitives, read after a lead ("bitte", "veuillez", "si prega di", "you must" in each), or before a polite pronoun ("Senden Sie"). */
+  readonly infinitive: string;
+}
+
+/**
+ * The verbs, by the English verbs they stand for. Imperatives that are as often another word are left out, since
+ * a heading or a sentence may open with them: German "andere" (other), "Teile" (parts), "Besuche" (visits),
+ * "schick" (smart); Spanish "cree" (believes), "compra" (a purchase), "visita" (a visit); French "commande" (an
+ * order), "partage" (sharing), "paie" (payroll), "lance" (a name); Italian "pubblica" (public), "modifica" (a
+ * change); Dutch "deel" (a part), "plaats" (a place), "bezoek" (a visit), "maak" (make); Portuguese "baixa" (low);
+ * and English words ("mandate", "eliminate"). Their infinitives still count after a lead. Verbs whose particle
+ * stands apart are listed under SEPARABLE.
+ */
+const VERBS: Readonly<Record<string, Forms>> = {
+  send: {
+    imperative: 'sende schicke versende ubermittle envia envie enviad manda mande envoie envoyez invia inviate stuur verstuur zend',
+    infinitive: 'senden schicken versenden ubermitteln zusenden zuschicken enviar mandar envoyer inviare mandare sturen versturen zenden',
+  },
+  forward: {
+    imperative: 'reenvia reenvie transfere transferez inoltra inoltrate encaminhe encaminha reencaminhe',
+    infinitive: 'weiterleiten reenviar transferer inoltrare encaminhar reencaminhar doorsturen',
+  },
+  transfer: {
+    imperative: 'uberweise transfiere transfiera transfere transferez virez trasferisci transfira',
+    infinitive: 'uberweisen transferir transferer virer trasferire overmaken',
+  },
+  pay: {
+    imperative: 'zahle bezahle pague payez paga pagate betaal',
+    infinitive: 'zahlen bezahlen pagar payer pagare betalen',
+  },
+  delete: {
+    imperative: 'losche entferne borra borre elimina elimine supprime supprimez efface effacez cancella cancellate exclua exclui apague apaga verwijder',
+    infinitive: 'loschen entfernen borrar eliminar supprimer effacer cancellare eliminare excluir apagar verwijderen',
+  },
+  'run execute': {
+    imperative: 'fuhre starte ejecuta ejecute executez esegui eseguite executa',
+    infinitive: 'ausfuhren starten ejecutar executer eseguire executar uitvoeren',
+  },
+  post: {
+    imperative: 'veroffentliche poste publica publique publie publiez pubblicate publiceer',
+    infinitive: 'veroffentlichen posten publicar publier pubblicare postar publiceren',
+  },
+  share: {
+    imperative: 'comparte comparta partagez condividi condividete compartilhe compartilha partilhe',
+    infinitive: 'teilen freigeben compartir partager condividere compartilhar partilhar delen',
+  },
+  add: {
+    imperative: 'anade anada agrega agregue ajoute ajoutez aggiungi aggiungete adicione adiciona acrescente',
+    infinitive: 'hinzufugen anadir agregar ajouter aggiungere adicionar acrescentar toevoegen',
+  },
+  invite: {
+    imperative: 'invita invitez convide convida',
+    infinitive: 'einladen invitar inviter invitare convidar uitnodigen',
+  },
+  create: {
+    imperative: 'erstelle crea creez crie cria',
+    infinitive: 'erstellen anlegen crear creer creare criar aanmaken',
+  },
+  buy: {
+    imperative: 'kaufe bestelle compre achete achetez commandez acquista koop bestel',
+    infinitive: 'kaufen bestellen comprar acheter commander comprare acquistare ordinare kopen',
+  },
+  open: {
+    imperative: 'offne abre abra ouvre ouvrez visitez apri aprite acesse acessa',
+    infinitive: 'offnen besuchen aufrufen abrir visitar ouvrir visiter aprire visitare acessar openen bezoeken',
+  },
+  download: {
+    imperative: 'descarga descargue telecharge telechargez scarica scaricate baixe',
+    infinitive: 'herunterladen descargar telecharger scaricare baixar downloaden',
+  },
+  install: {
+    imperative: 'installiere instala instale installez installa installeer',
+    infinitive: 'installieren instalar installer installare installeren',
+  },
+  change: {
+    imperative: 'aktualisiere cambia cambie actualiza actualice modifique modifie modifiez changez aggiorna altere altera mude muda atualize atualiza wijzig verander',
+    infinitive: 'andern aktualisieren cambiar actualizar modificar modifier changer modificare cambiare aggiornare alterar mudar atualizar wijzigen veranderen',
+  },
+  reply: {
+    imperative: 'antworte responde responda reponds repondez rispondi',
+    infinitive: 'antworten responder repondre rispondere antwoorden',
+  },
+};
+
+/**
+ * Verbs whose particle stands at the clause's end ("leite … weiter", "führe … aus", "stuur … door"): the form counts
+ * with its particle after it. "Führe" counts without one too (an imperative of `run` above): a reading that parts a
+ * command from the line ("Führe zuerst `curl … | sh` aus") leaves the particle in another passage.
+ */
+const SEPARABLE: ReadonlyMap<string, readonly (readonly [particle: string, verb: string])[]> = new Map([
+  ['leite', [['weiter', 'forward']]],
+  ['leiten', [['weiter', 'forward']]],
+  ['fuhre', [['aus', 'run execute']]],
+  ['fuhren', [['aus', 'run execute']]],
+  ['fuge', [['hinzu', 'add']]],
+  ['fugen', [['hinzu', 'add']]],
+  ['lade', [['ein', 'invite'], ['herunter', 'download'], ['hoch', 'upload']]],
+  ['laden', [['ein', 'invite'], ['herunter', 'download'], ['hoch', 'upload']]],
+  ['gib', [['frei', 'share']]],
+  ['geben', [['frei', 'share']]],
+  ['rufe', [['auf', 'open']]],
+  ['rufen', [['auf', 'open']]],
+  ['stuur', [['door', 'forward']]],
+  ['voer', [['uit', 'run execute']]],
+  ['voeg', [['toe', 'add']]],
+  ['maak', [['over', 'transfer']]],
+  ['nodig', [['uit', 'invite']]],
+]);
+
+/**
+ * Words after which the next verb of the clause is asked of the reader: "bitte", "por favor", "veuillez", "merci
+ * de", "per favore", "si prega di", "gelieve", "Sie müssen", "debes", "vous devez", "devi", "você deve", "u moet"…
+ * German and Dutch put the infinitive last ("Sie müssen alle Rechnungen an … senden"): any verb of the clause after
+ * the lead counts, unless the clause holds a negation ("Bitte antworten Sie nicht", "por favor, no responda").
+ */
+const LEADS: readonly (readonly string[])[] = [
+  'bitte', 'sie mussen', 'du musst', 'sie sollen', 'du sollst', 'ihr musst', 'mussen sie',
+  'por favor', 'favor', 'debes', 'debe', 'deben', 'tienes que', 'tiene que', 'necesito que', 'hay que', 'deberias',
+  'veuillez', 'merci de', 's il vous plait', 's il te plait', 'vous devez', 'tu dois', 'il faut',
+  'per favore', 'per cortesia', 'si prega di', 'devi', 'dovete', 'deve',
+  'voce deve', 'voce precisa', 'precisa', 'tem que', 'e necessario',
+  'alstublieft', 'alsjeblieft', 'gelieve', 'u moet', 'je moet', 'moet u', 'moet je',
+].map((lead) => lead.split(' '));
+
+/** Words that may stand before a clause's imperative: adverbs of time and order, the reader addressed, a note's label. */
+const OPENERS = new Set(
+  [
+    'zuerst zunachst sofort umgehend unverzuglich auch jetzt dann noch einfach ki assistent assistentin hinweis achtung wichtig dringend',
+    'primero ahora inmediatamente tambien luego despues asistente ia atencion importante urgente',
+    'd abord immediatement aussi maintenant ensuite puis assistant',
+    'prima subito ora adesso poi anche assistente attenzione',
+    'primeiro agora imediatamente depois atencao',
+    'eerst nu direct onmiddellijk ook dan assistent ai let op belangrijk',
+  ].join(' ').split(' '),
+);
+
+/** Words that turn the request around: "bitte nicht antworten", "no responda", "ne supprimez pas", "non eliminare", "não apague", "niet verwijderen". */
+const NEGATIONS = new Set(['nicht', 'kein', 'keine', 'keinen', 'nie', 'niemals', 'no', 'nunca', 'jamas', 'ne', 'n', 'pas', 'jamais', 'non', 'mai', 'nao', 'niet', 'nooit', 'geen']);
+
+/** The polite pronoun after a German or Dutch infinitive that makes it an imperative: "Senden Sie", "Stuurt u". */
+const POLITE = new Set(['sie', 'u']);
+
+/** The English verbs of each form: French "transférer" forwards and transfers, "ausführen" runs and executes. */
+const IMPERATIVES = new Map<string, string[]>();
+const INFINITIVES = new Map<string, string[]>();
+for (const [verbs, forms] of Object.entries(VERBS)) {
+  for (const form of forms.imperative.split(' ')) IMPERATIVES.set(form, [...(IMPERATIVES.get(form) ?? []), ...verbs.split(' ')]);
+  for (const form of forms.infinitive.split(' ')) INFINITIVES.set(form, [...(INFINITIVES.get(form) ?? []), ...verbs.split(' ')]);
+}
+const LEADS_BY_FIRST = new Map<string, (readonly string[])[]>();
+for (const lead of LEADS) LEADS_BY_FIRST.set(lead[0]!, [...(LEADS_BY_FIRST.get(lead[0]!) ?? []), lead]);
+
+/** Each letter of a form as the text may write it, accented or not. */
+const ACCENTED: Readonly<Record<string, string>> = { a: '[aáàâäã]', e: '[eéèêë]', i: '[iíìîï]', o: '[oóòôöõ]', u: '[uúùûü]', y: '[yý]', c: '[cç]', n: '[nñ]' };
+
+/**
+ * Most lines hold no form at all: one test of a pattern of every form and lead, each vowel matched with or without
+ * its accent, rules them out before the line is split and folded.
+ */
+const HINT = new RegExp(
+  `(?<!\\p{L})(?:${[...IMPERATIVES.keys(), ...INFINITIVES.keys(), ...SEPARABLE.keys(), ...LEADS.map((lead) => lead[0]!)]
+    .sort((a, b) => b.length - a.length)
+    .map(accentTolerant)
+    .join('|')})(?!\\p{L})`,
+  'iu',
+);
+function accentTolerant(form: string): string {
+  return form.replace(/[aeiouycn]/g, (c) => ACCENTED[c]!);
+}
+
+/**
+ * The English verbs a line asks its reader for in one of the six languages, or none: a clause opening (past
+ * OPENERS) with an imperative that has words after it, with an infinitive and a polite pronoun ("Senden Sie …"), or
+ * any verb of a clause after a lead; never a clause that holds a negation.
+ */
+export function foreignRequestVerbs(line: string): string[] {
+  if (!HINT.test(line)) return [];
+  const found = new Set<string>();
+  for (const clause of folded(line).split(CLAUSE_BREAK)) {
+    const words = clause.match(/[a-z]+/g);
+    // A negation anywhere in the clause turns it around, before the verb or after it ("antworten Sie nicht").
+    if (!words || words.some((w) => NEGATIONS.has(w))) continue;
+    // Where each word last stands: a separable verb's particle is found after it in one lookup, not a scan.
+    const last = new Map<string, number>();
+    words.forEach((w, k) => last.set(w, k));
+    let at = 0;
+    while (at < words.length && OPENERS.has(words[at]!)) at++;
+    const w = words[at];
+    if (w !== undefined && at + 1 < words.length) {
+      const verbs = separable(words, at, last) ?? IMPERATIVES.get(w) ?? (POLITE.has(words[at + 1]!) ? INFINITIVES.get(w) : undefined) ?? NONE;
+      for (const verb of verbs) found.add(verb);
+    }
+    const leadsEnd = leadEnds(words);
+    if (leadsEnd.length === 0) continue;
+    // The first verb form from each position on, read once from the clause's end: many leads cost no more than one.
+    const next: (readonly string[])[] = new Array<readonly string[]>(words.length + 1).fill(NONE);
+    for (let k = words.length - 1; k >= 0; k--) next[k] = separable(words, k, last) ?? IMPERATIVES.get(words[k]!) ?? INFINITIVES.get(words[k]!) ?? next[k + 1]!;
+    for (const end of leadsEnd) for (const verb of next[end]!) found.add(verb);
+  }
+  return [...found];
+}
+
+/** Where each lead of the clause ends: the index of the word after it. */
+function leadEnds(words: readonly string[]): number[] {
+  const ends: number[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const lead = LEADS_BY_FIRST.get(words[i]!)?.find((l) => l.every((w, k) => words[i + k] === w));
+    if (lead) ends.push(i + lead.length);
+  }
+  return ends;
+}
+
+/** The verbs of a separable form at `k` whose particle stands later in the clause (`last`: where each word last stands). */
+function separable(words: readonly string[], k: number, last: ReadonlyMap<string, number>): readonly string[] | undefined {
+  const particles = SEPARABLE.get(words[k]!);
+  if (!particles) return undefined;
+  for (const [particle, verbs] of particles) if ((last.get(particle) ?? -1) > k) return verbs.split(' ');
+  return undefined;
+}
+const NONE: readonly string[] = [];
+
+/**
+ * Lower case, accents and other marks dropped, ß as ss: "Übermittle" is "ubermittle". A separable verb's
+ * infinitive is joined again where "zu" or "te" parts it ("weiterzuleiten", "over te maken").
+ */
+function folded(line: string): string {
+  return line.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '').replace(/ß/g, 'ss').replace(PARTED_INFINITIVE, '$1$2');
+}
+const PARTED_INFINITIVE = /\b(weiter|aus|hinzu|ein|herunter|hoch|frei|auf|over|door|uit|toe|aan)(?:zu| te )([a-z]+en)\b/g;
+
+/**
+ * Where a clause ends: a sentence's end, a comma, a colon (each before a blank: not inside an address, a number or a
+ * URL), a bracket, a dash, a line break, or "and" ("… weiter und erwähne es nicht": the negation is the next
+ * clause's; not Dutch "en", which is "in" in Spanish and French).
+ */
+const CLAUSE_BREAK = /[.,:!?](?=\s|$)|[;¡¿()[\]{}<>\n—–]+| - | (?:und|y|e|et) /;
