@@ -118,7 +118,8 @@ describe('userAsks: what a user turn asks for', () => {
     expect(userAsks('Review pull request 42 and summarise the changes.')).toEqual({ question: true, change: false });
     expect(userAsks('Please show me my unread emails.')).toEqual({ question: true, change: false });
     expect(userAsks('Review pull request 42 and merge it if it looks fine.')).toEqual({ question: true, change: true });
-    expect(userAsks('Lies die Mails und antworte Bob.')).toEqual({ question: false, change: false });
+    // A change asked in one of the six languages the generator writes (decision 106).
+    expect(userAsks('Lies die Mails und antworte Bob.')).toEqual({ question: false, change: true });
     // A reading opener that goes on to a change asks for it.
     expect(userAsks('Check the invoices and settle the one from ACME.').change).toBe(true);
     expect(userAsks('Look through my subscriptions and unsubscribe from the newsletters.').change).toBe(true);
@@ -137,6 +138,15 @@ describe('userAsks: what a user turn asks for', () => {
     expect(userAsks('Find the invoice, then text him the total.').change).toBe(true);
     // No object after it: the noun of a list.
     expect(userAsks('Check my calendar and email for anything urgent.').change).toBe(false);
+  });
+
+  it('reads a noun-verb that opens a sentence or a clause as a change when its object follows', () => {
+    for (const turn of ['Read the memo. Email Bob the summary.', 'Check my voicemail, and if the plumber called, text him back.', 'Summarise the thread; message Anna the gist.', 'Read the memo and email bob@example.com the summary.', 'What is in the memo? Email it to Bob.', 'Read the memo: call Bob if it is urgent.']) {
+      expect(userAsks(turn), turn).toEqual({ question: true, change: true });
+    }
+    for (const turn of ['Read the call log and the email from Bob.', 'Summarise the email thread.', 'Check the logs. Email alerts are noisy today.']) {
+      expect(userAsks(turn), turn).toEqual({ question: true, change: false });
+    }
   });
 
   it('reads an asking verb after a determiner or a preposition as a noun', () => {

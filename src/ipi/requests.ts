@@ -16,8 +16,9 @@ export const WRITE_VERBS: ReadonlySet<string> = new Set([
 /**
  * Verbs by which a user asks the agent to change something or hands it a task
  * (the tool verbs, and those of requests: "thank the pharmacy", "let Anna see it",
- * "handle the ticket"). English only: a request in another language reads as no
- * change asked, so `askedRead` needs a question mark as well.
+ * "handle the ticket"). English; six more languages are read in `userAsks` through
+ * foreign-requests.ts, and a request in any other reads as no change asked, so
+ * `askedRead` needs a question mark as well.
  */
 export const ASKING_VERBS: ReadonlySet<string> = new Set([
   ...WRITE_VERBS, 'put', 'tell', 'give', 'let', 'thank', 'answer', 'respond', 'handle', 'follow', 'perform', 'complete', 'help', 'fix',
@@ -111,6 +112,18 @@ const NEGATION = /\b(?:don['’]?t|do\s+not|never)\b/i;
 const NEGATED_VERBS = /\b(don['’]?t|do\s+not|never)\s+((?:(?:just|ever|even|yet)\s+)?\p{L}+(?:\s+(?:or|nor)\s+\p{L}+)*)/giu;
 const WORD = /\p{L}+/gu;
 const JOINS_NEGATED = new Set(['or', 'nor']);
+
+/**
+ * A noun of NOUN_VERBS used as a verb at a clause's start (the turn's, after a sentence's end, a comma, a colon or a
+ * semicolon, or after "and" or "then"), its object after it: a pronoun or a determiner, a name (a capital) or an
+ * address ("Email Bob the summary", "…, text him back", "and call Anna"). Not "Call log attached", "the email from Bob".
+ * Letters of either case spelled out: with the `i` flag the capital that marks a name would match any letter.
+ */
+const NOUN_VERB_OPENS = new RegExp(
+  `(?:^|[.,;:!?\\n]\\s*|\\b(?:[Aa]nd|[Tt]hen)\\s+)(?:${[...NOUN_VERBS].map((w) => `[${w[0]!.toUpperCase()}${w[0]}]${w.slice(1)}`).join('|')})\\s+` +
+    `(?:(?:${[...OBJECTS].join('|')})\\b|\\p{Lu}|[\\w.+-]+@)`,
+  'u',
+);
 
 /** Nouns that a number follows: "order #4471", "issue #5", "ticket #88". */
 const NUMBERED = /\b(order|issue|ticket|request|invoice|case|item|message|transaction|transfer|post|comment|booking|reservation|pr|mr)\s*#\s*(?=\d)/gi;
@@ -352,6 +365,8 @@ export function userAsks(text: string): UserAsks {
     if (nounFollows(words, i)) continue;
     change = true;
   }
+  // "Read the memo. Email Bob the summary.", "…, text him back": a noun-verb opening a clause, its object after it.
+  if (!change && NOUN_VERB_OPENS.test(text)) change = true;
   // "Leite die Rechnung an Anna weiter": a change asked in another language the generator writes.
   if (!change && foreignRequestVerbs(text).length > 0) change = true;
   const first = words[0] === 'please' ? 1 : 0;
