@@ -161,23 +161,8 @@ for (const [verbs, forms] of Object.entries(VERBS)) {
 const LEADS_BY_FIRST = new Map<string, (readonly string[])[]>();
 for (const lead of LEADS) LEADS_BY_FIRST.set(lead[0]!, [...(LEADS_BY_FIRST.get(lead[0]!) ?? []), lead]);
 
-/** Each letter of a form as the text may write it, accented or not. */
-const ACCENTED: Readonly<Record<string, string>> = { a: '[aáàâäã]', e: '[eéèêë]', i: '[iíìîï]', o: '[oóòôöõ]', u: '[uúùûü]', y: '[yý]', c: '[cç]', n: '[nñ]' };
-
-/**
- * Most lines hold no form at all: one test of a pattern of every form and lead, each vowel matched with or without
- * its accent, rules them out before the line is split and folded.
- */
-const HINT = new RegExp(
-  `(?<!\\p{L})(?:${[...IMPERATIVES.keys(), ...INFINITIVES.keys(), ...SEPARABLE.keys(), ...LEADS.map((lead) => lead[0]!)]
-    .sort((a, b) => b.length - a.length)
-    .map(accentTolerant)
-    .join('|')})(?!\\p{L})`,
-  'iu',
-);
-function accentTolerant(form: string): string {
-  return form.replace(/[aeiouycn]/g, (c) => ACCENTED[c]!);
-}
+/** Every word that can open a request: most lines hold none, and one lookup a word rules them out. */
+const ANY_FORM: ReadonlySet<string> = new Set([...IMPERATIVES.keys(), ...INFINITIVES.keys(), ...SEPARABLE.keys(), ...LEADS.map((lead) => lead[0]!)]);
 
 /**
  * The English verbs a line asks its reader for in one of the six languages, or none: a clause opening (past
@@ -185,10 +170,11 @@ function accentTolerant(form: string): string {
  * any verb of a clause after a lead; never a clause that holds a negation.
  */
 export function foreignRequestVerbs(line: string): string[] {
-  if (!HINT.test(line)) return [];
+  const text = folded(line);
+  if (!text.match(WORDS)?.some((w) => ANY_FORM.has(w))) return [];
   const found = new Set<string>();
-  for (const clause of folded(line).split(CLAUSE_BREAK)) {
-    const words = clause.match(/[a-z]+/g);
+  for (const clause of text.split(CLAUSE_BREAK)) {
+    const words = clause.match(WORDS);
     // A negation anywhere in the clause turns it around, before the verb or after it ("antworten Sie nicht").
     if (!words || words.some((w) => NEGATIONS.has(w))) continue;
     // Where each word last stands: a separable verb's particle is found after it in one lookup, not a scan.
@@ -235,8 +221,15 @@ const NONE: readonly string[] = [];
  * infinitive is joined again where "zu" or "te" parts it ("weiterzuleiten", "over te maken").
  */
 function folded(line: string): string {
-  return line.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '').replace(/ß/g, 'ss').replace(PARTED_INFINITIVE, '$1$2');
+  const lower = line.toLowerCase();
+  // Accents are folded only where the line holds a letter past ASCII: most lines of most results hold none.
+  const plain = NOT_ASCII.test(lower) ? lower.normalize('NFD').replace(MARKS, '').replace(/ß/g, 'ss') : lower;
+  return plain.includes('zu') || plain.includes(' te ') ? plain.replace(PARTED_INFINITIVE, '$1$2') : plain;
 }
+const NOT_ASCII = /[^\x00-\x7f]/;
+const MARKS = /\p{M}/gu;
+/** A word as the forms are written: a run of ASCII letters, after the accents are folded. */
+const WORDS = /[a-z]+/g;
 const PARTED_INFINITIVE = /\b(weiter|aus|hinzu|ein|herunter|hoch|frei|auf|over|door|uit|toe|aan)(?:zu| te )([a-z]+en)\b/g;
 
 /**
