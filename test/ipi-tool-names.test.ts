@@ -38,9 +38,6 @@ describe('readToolName: the verb, terms and write of a tool name', () => {
     expect(readToolName('reschedule_event').writes).toBe(true);
     expect(readToolName('archive_email').writes).toBe(true);
     expect(readToolName('get_archived_emails').writes).toBe(false);
-    // A download puts a file the page chose on the machine (and may open it): a write, as an upload is.
-    expect(readToolName('download_file')).toMatchObject({ verb: 'download', terms: ['download', 'file'], writes: true });
-    expect(readToolName('browser_download').writes).toBe(true);
   });
 
   it('reads a shell or an interpreter with no verb of its own as running commands', () => {

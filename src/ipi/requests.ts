@@ -10,7 +10,7 @@ export const WRITE_VERBS: ReadonlySet<string> = new Set([
   'send', 'post', 'create', 'delete', 'remove', 'update', 'transfer', 'pay', 'invite', 'share', 'add', 'schedule', 'book', 'reserve', 'buy',
   'order', 'checkout', 'move', 'rename', 'write', 'upload', 'grant', 'unlock', 'lock', 'disable', 'enable', 'set', 'reply', 'forward',
   'issue', 'refund', 'run', 'execute', 'comment', 'change', 'reset', 'cancel', 'approve', 'publish', 'edit', 'modify', 'append', 'insert',
-  'merge', 'export', 'download',
+  'merge', 'export',
 ]);
 
 /**

@@ -42,7 +42,7 @@ const CHANGE_TOOL_VERBS = new Set([
 const OPENED_TO_READ = new Set(['file', 'files', 'page', 'webpage', 'web', 'link', 'url', 'tab', 'folder', 'document', 'doc', 'pdf', 'website', 'site', 'browser', 'app', 'email', 'message', 'attachment', 'image', 'editor', 'notebook']);
 /** Verbs of tool names that neither read nor change: they only mark where a name's verb is. */
 const OTHER_TOOL_VERBS = new Set([
-  'reopen', 'retry', 'manage', 'generate', 'verify', 'validate', 'convert', 'translate', 'calculate', 'open', 'play', 'call',
+  'reopen', 'retry', 'manage', 'generate', 'verify', 'validate', 'convert', 'translate', 'calculate', 'download', 'open', 'play', 'call',
   'scan', 'analyze', 'analyse', 'monitor', 'browse', 'navigate',
 ]);
 /**
