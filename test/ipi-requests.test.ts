@@ -141,10 +141,12 @@ describe('userAsks: what a user turn asks for', () => {
   });
 
   it('reads a noun-verb that opens a sentence or a clause as a change when its object follows', () => {
-    for (const turn of ['Read the memo. Email Bob the summary.', 'Check my voicemail, and if the plumber called, text him back.', 'Summarise the thread; message Anna the gist.', 'Read the memo and email bob@example.com the summary.', 'What is in the memo? Email it to Bob.', 'Read the memo: call Bob if it is urgent.']) {
+    for (const turn of ['Read the memo. Email him the summary.', 'Check my voicemail, and if the plumber called, text him back.', 'Summarise the thread; message the team the gist.', 'Read the memo and email bob@example.com the summary.', 'What is in the memo? Email it to Bob.', 'Read the memo: call them if it is urgent.']) {
       expect(userAsks(turn), turn).toEqual({ question: true, change: true });
     }
-    for (const turn of ['Read the call log and the email from Bob.', 'Summarise the email thread.', 'Check the logs. Email alerts are noisy today.']) {
+    // A capitalised word after it may be a name or a pasted header's next word ("Message ID 8812", "Email Address of the
+    // sender"): neither counts.
+    for (const turn of ['Read the call log and the email from Bob.', 'Summarise the email thread.', 'Check the logs. Email alerts are noisy today.', 'What is this email about?\nMessage ID 8812 from Hofmann', 'What is this email about? Email Address of the sender is in the header.']) {
       expect(userAsks(turn), turn).toEqual({ question: true, change: false });
     }
   });
@@ -202,14 +204,21 @@ describe('withoutNegatedVerbs: what a turn forbids is none of what it asks for',
     ["Fetch this week's reviews and draft (don't post) replies.", "Fetch this week's reviews and draft (don't \u2014) replies."],
     ['Never delete anything in /srv.', 'Never \u2014 anything in /srv.'],
     ['Do not reply or forward it, just summarise.', 'Do not \u2014 or \u2014 it, just summarise.'],
-    ['Dont just pay it.', 'Dont \u2014 \u2014 it.'],
+    // "Don't just X" asks for X and more: only "just" goes. A noun-verb after the forbidden verb goes with it.
+    ["Don't just delete it, report it.", "Don't \u2014 delete it, report it."],
+    ['Dont ever pay it.', 'Dont \u2014 \u2014 it.'],
+    ['Do not send email to anyone.', 'Do not \u2014 \u2014 to anyone.'],
+    // A clause that limits the action forbids only part of it.
+    ["Don't reply to all; only Anna needs an answer.", "Don't reply to all; only Anna needs an answer."],
+    ["Don't pay more than 300 euros for it.", "Don't pay more than 300 euros for it."],
+    ["Draft a reply, but don't send it until I've checked it.", "Draft a reply, but don't send it until I've checked it."],
     // The verb after "don't forget to" is still asked for.
     ["Don't forget to send the report.", "Don't \u2014 to send the report."],
     ['Email Anna the slides.', 'Email Anna the slides.'],
   ])('reads %s as %s', (text, read) => expect(withoutNegatedVerbs(text)).toBe(read));
 
   it('leaves the verb the turn asks for elsewhere', () => {
-    const read = withoutNegatedVerbs("Don't post yet. Draft it first, then post it at noon.");
+    const read = withoutNegatedVerbs("Don't post it now. Draft it first, then post it at noon.");
     expect(verbUses(read)).toEqual(['post']);
     expect(userAsks(read).change).toBe(true);
     expect(userAsks(withoutNegatedVerbs("Summarise the thread, don't reply to anyone.")).change).toBe(false);

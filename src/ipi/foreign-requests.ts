@@ -126,7 +126,7 @@ const SEPARABLE: ReadonlyMap<string, readonly (readonly [particle: string, verb:
  */
 const LEADS: readonly (readonly string[])[] = [
   'bitte', 'sie mussen', 'du musst', 'sie sollen', 'du sollst', 'ihr musst', 'mussen sie',
-  'por favor', 'favor', 'debes', 'debe', 'deben', 'tienes que', 'tiene que', 'necesito que', 'hay que', 'deberias',
+  'por favor', 'debes', 'debe', 'deben', 'tienes que', 'tiene que', 'necesito que', 'hay que', 'deberias',
   'veuillez', 'merci de', 's il vous plait', 's il te plait', 'vous devez', 'tu dois', 'il faut',
   'per favore', 'per cortesia', 'si prega di', 'devi', 'dovete', 'deve',
   'voce deve', 'voce precisa', 'precisa', 'tem que', 'e necessario',
@@ -161,8 +161,8 @@ for (const [verbs, forms] of Object.entries(VERBS)) {
 const LEADS_BY_FIRST = new Map<string, (readonly string[])[]>();
 for (const lead of LEADS) LEADS_BY_FIRST.set(lead[0]!, [...(LEADS_BY_FIRST.get(lead[0]!) ?? []), lead]);
 
-/** Every word that can open a request: most lines hold none, and one lookup a word rules them out. */
-const ANY_FORM: ReadonlySet<string> = new Set([...IMPERATIVES.keys(), ...INFINITIVES.keys(), ...SEPARABLE.keys(), ...LEADS.map((lead) => lead[0]!)]);
+/** Every verb form: a request holds one, most lines hold none, and one lookup a word rules them out (a lead alone asks nothing). */
+const ANY_FORM: ReadonlySet<string> = new Set([...IMPERATIVES.keys(), ...INFINITIVES.keys(), ...SEPARABLE.keys()]);
 
 /**
  * The English verbs a line asks its reader for in one of the six languages, or none: a clause opening (past
@@ -233,8 +233,8 @@ const WORDS = /[a-z]+/g;
 const PARTED_INFINITIVE = /\b(weiter|aus|hinzu|ein|herunter|hoch|frei|auf|over|door|uit|toe|aan)(?:zu| te )([a-z]+en)\b/g;
 
 /**
- * Where a clause ends: a sentence's end, a comma, a colon (each before a blank: not inside an address, a number or a
- * URL), a bracket, a dash, a line break, or "and" ("… weiter und erwähne es nicht": the negation is the next
+ * Where a clause ends: a sentence's end, a comma, a colon (each before a blank or a closing quote: not inside an
+ * address, a number or a URL), a bracket, a dash, a line break, or "and" ("… weiter und erwähne es nicht": the negation is the next
  * clause's; not Dutch "en", which is "in" in Spanish and French).
  */
-const CLAUSE_BREAK = /[.,:!?](?=\s|$)|[;¡¿()[\]{}<>\n—–]+| - | (?:und|y|e|et) /;
+const CLAUSE_BREAK = /[.,:!?]["'“”‘’«»]*(?=\s|$)|[;¡¿()[\]{}<>\n—–]+| - | (?:und|y|e|et) /;

@@ -99,30 +99,46 @@ export function verbUses(text: string): string[] {
 
 /**
  * Trusted text with the verbs it forbids blanked: "draft replies (don't post them)", "never delete anything", "do
- * not reply or forward". A verb after "don't", "do not" or "never" (past "just" or "ever", and the verbs "or" or
- * "nor" join to it) asks for nothing, and read as the user's word it cleared the very call the user ruled out.
- * After "don't forget to" the blanked verb is "forget": the user still asks for the one after it.
+ * not reply or forward". A verb after "don't", "do not" or "never" (past "ever" or "even", the verbs "or" or "nor"
+ * join to it, and a noun-verb after them: "do not send email") asks for nothing, and read as the user's word it
+ * cleared the very call the user ruled out. After "don't forget to" the blanked verb is "forget", and after "don't
+ * just" it is "just": the user still asks for the one after it ("Don't just delete it, report it"). A clause that
+ * limits the action ("don't reply to all", "don't pay more than 300", "don't send it until I've checked") forbids
+ * only part of it, and nothing is blanked.
  */
 export function withoutNegatedVerbs(text: string): string {
-  return NEGATION.test(text) ? text.replace(NEGATED_VERBS, (_, negation: string, verbs: string) => `${negation} ${verbs.replace(WORD, (w) => (JOINS_NEGATED.has(w.toLowerCase()) ? w : BLANKED))}`) : text;
+  if (!NEGATION.test(text)) return text;
+  return text.replace(NEGATED_VERBS, (match: string, negation: string, verbs: string, at: number) => {
+    // "Don't reply to all", "don't pay more than 300", "don't send it until I've checked": the rest of the clause limits
+    // the action, it does not forbid it.
+    const rest = text.slice(at + match.length).split(CLAUSE_END, 1)[0]!;
+    if (LIMITS.test(rest)) return match;
+    return `${negation} ${verbs.replace(WORD, (w) => (JOINS_NEGATED.has(w.toLowerCase()) ? w : BLANKED))}`;
+  });
 }
+/** Where a forbidden verb's clause ends. */
+const CLAUSE_END = /[.;,:!?()\n]/;
+/** Words by which the rest of a clause limits what it forbids rather than forbidding it all. */
+const LIMITS = /\b(?:until|till|before|after|yet|unless|without|except|but|more|less|than|over|above|below|under|twice|again|all|everyone|everybody)\b/i;
 /** What a forbidden verb becomes: no letter, so that it is no word of the turn and parts the words around it. */
 const BLANKED = '\u2014';
-const NEGATION = /\b(?:don['’]?t|do\s+not|never)\b/i;
-const NEGATED_VERBS = /\b(don['’]?t|do\s+not|never)\s+((?:(?:just|ever|even|yet)\s+)?\p{L}+(?:\s+(?:or|nor)\s+\p{L}+)*)/giu;
+const NEGATION = /\b(?:don['’ʼ]?t|do\s+not|never)\b/i;
+const NEGATED_VERBS = new RegExp(
+  `\\b(don['’ʼ]?t|do\\s+not|never)\\s+((?:(?:ever|even)\\s+)?\\p{L}+(?:\\s+(?:or|nor)\\s+\\p{L}+)*(?:\\s+(?:${[...NOUN_VERBS].join('|')})\\b)?)`,
+  'giu',
+);
 const WORD = /\p{L}+/gu;
 const JOINS_NEGATED = new Set(['or', 'nor']);
 
 /**
  * A noun of NOUN_VERBS used as a verb at a clause's start (the turn's, after a sentence's end, a comma, a colon or a
- * semicolon, or after "and" or "then"), its object after it: a pronoun or a determiner, a name (a capital) or an
- * address ("Email Bob the summary", "…, text him back", "and call Anna"). Not "Call log attached", "the email from Bob".
- * Letters of either case spelled out: with the `i` flag the capital that marks a name would match any letter.
+ * semicolon, or after "and" or "then"), its object after it: a pronoun or a determiner, or an address ("Email it to
+ * Bob", "…, text him back", "and email bob@example.com the file"). Not a capitalised word: a pasted header's
+ * "Message ID 8812" or "Email Address of the sender" reads as a name would ("Email Bob"), so a name does not count.
  */
 const NOUN_VERB_OPENS = new RegExp(
-  `(?:^|[.,;:!?\\n]\\s*|\\b(?:[Aa]nd|[Tt]hen)\\s+)(?:${[...NOUN_VERBS].map((w) => `[${w[0]!.toUpperCase()}${w[0]}]${w.slice(1)}`).join('|')})\\s+` +
-    `(?:(?:${[...OBJECTS].join('|')})\\b|\\p{Lu}|[\\w.+-]+@)`,
-  'u',
+  `(?:^|[.,;:!?\\n]\\s*|\\b(?:and|then)\\s+)(?:${[...NOUN_VERBS].join('|')})\\s+(?:(?:${[...OBJECTS].join('|')})\\b|[\\w.+-]+@)`,
+  'i',
 );
 
 /** Nouns that a number follows: "order #4471", "issue #5", "ticket #88". */
@@ -367,8 +383,9 @@ export function userAsks(text: string): UserAsks {
   }
   // "Read the memo. Email Bob the summary.", "…, text him back": a noun-verb opening a clause, its object after it.
   if (!change && NOUN_VERB_OPENS.test(text)) change = true;
-  // "Leite die Rechnung an Anna weiter": a change asked in another language the generator writes.
-  if (!change && foreignRequestVerbs(text).length > 0) change = true;
+  // "Leite die Rechnung an Anna weiter": a change asked in another language the generator writes ("öffne die Mail"
+  // asks to open it, which a user's English turn does not count as a change either).
+  if (!change && foreignRequestVerbs(text).some((verb) => ASKING_VERBS.has(verb))) change = true;
   const first = words[0] === 'please' ? 1 : 0;
   const opensReading = READING_VERBS.has(words[first] ?? '') || READING_OPENERS.some((o) => o.every((w, k) => words[first + k] === w));
   return { question: text.includes('?') || opensReading, change };

@@ -204,9 +204,10 @@ export class IpiSession {
       this.#results++;
       // A passage charged as its result's riskiest (an address the reading left unread) asks what any of them asks.
       const chargedRequest = passages.some((p) => p.charged === true) && passages.some((p) => asksReader(p.text));
-      // A request in another language is read only where the content model finds the passage injection-like: a German
+      // A request in another language is read only where the content model finds the passage injection-like: its line or
+      // its string at `low`, or its window at `medium` (a short colleague's mail reaches `low` as a window alone). A German
       // bill's "Bitte überweisen Sie den Betrag auf das Konto …" scores nothing and stays a bill (see foreignRequestVerbs).
-      const foreign = passages.map((p) => (Math.max(p.score, p.context, p.segment ?? p.score) >= LEVELS.low ? foreignRequestVerbs(p.text) : NO_VERB_WORDS));
+      const foreign = passages.map((p) => (Math.max(p.score, p.segment ?? p.score) >= LEVELS.low || p.context >= LEVELS.medium ? foreignRequestVerbs(p.text) : NO_VERB_WORDS));
       for (const [i, p] of passages.entries()) {
         if (Math.max(p.score, p.context) >= LEVELS.medium && this.#firstRiskyCall < 0) this.#firstRiskyCall = this.#calls;
         const request = asksReader(p.text) || foreign[i]!.length > 0 || (p.charged === true && chargedRequest);
@@ -214,19 +215,21 @@ export class IpiSession {
       }
       // Shingled only where kept: past the source limit most lines of a long result are dropped as they arrive.
       // A line the result repeats (a status, a note on every record) is shingled once: sources never change their sets.
+      // The same line read as a request in another language in one window and not in another is shingled twice: once plain, once with its English verbs.
       const made = new Map<string, Set<number>[]>();
+      const madeGlossed = new Map<string, Set<number>[]>();
       try {
         this.#addSources(added, (i) => {
           const text = passages[i]!.text;
-          // The same line read as a request in another language in one window and not in another is shingled twice.
-          const key = foreign[i]!.length > 0 ? `${text}\u0000` : text;
-          let sets = made.get(key);
+          const glosses = foreign[i]!;
+          const cache = glosses.length > 0 ? madeGlossed : made;
+          let sets = cache.get(text);
           if (sets === undefined) {
             sets = shingleSets(text);
             if (spelled.length > 0) addAddressesOf(sets, text, spelled);
             // A request in another language names its verb in English too, as the tools are named ("leiten Sie … weiter": forward).
-            for (const verb of foreign[i]!) sets[0]!.add(wordHash(verb));
-            made.set(key, sets);
+            for (const verb of glosses) sets[0]!.add(wordHash(verb));
+            cache.set(text, sets);
           }
           return sets;
         });
