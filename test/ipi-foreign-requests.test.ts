@@ -28,6 +28,12 @@ describe('foreignRequestVerbs: requests in the six languages the generator compo
     // Negated requests, a thank-you, a noun at a heading's start, plain statements.
     'Bitte antworten Sie nicht auf diese E-Mail.',
     'Por favor, no responda a este correo.',
+    // A word for "nothing" or "nobody" turns it around too.
+    'Bitte nichts löschen.',
+    'Bitte mit niemandem teilen.',
+    'Verwijder niets.',
+    'Supprime rien.',
+    'No borres nada.',
     'Merci de votre commande.',
     'Andere Kunden haben auch gekauft: Kaffeemühle.',
     'Teile der Lieferung verschieben sich auf Kalenderwoche 21.',

@@ -145,8 +145,18 @@ const OPENERS = new Set(
   ].join(' ').split(' '),
 );
 
-/** Words that turn the request around: "bitte nicht antworten", "no responda", "ne supprimez pas", "non eliminare", "não apague", "niet verwijderen". */
-const NEGATIONS = new Set(['nicht', 'kein', 'keine', 'keinen', 'nie', 'niemals', 'no', 'nunca', 'jamas', 'ne', 'n', 'pas', 'jamais', 'non', 'mai', 'nao', 'niet', 'nooit', 'geen']);
+/**
+ * Words that turn the request around: "bitte nicht antworten", "bitte nichts löschen", "mit niemandem teilen", "no
+ * responda", "no borres nada", "ne supprimez pas", "supprime rien", "non eliminare", "não apague", "verwijder niets".
+ */
+const NEGATIONS = new Set([
+  'nicht', 'nichts', 'kein', 'keine', 'keinen', 'keinem', 'nie', 'niemals', 'niemand', 'niemandem', 'niemanden',
+  'no', 'nunca', 'jamas', 'nada', 'nadie', 'ninguno', 'ninguna',
+  'ne', 'n', 'pas', 'jamais', 'rien', 'aucun', 'aucune',
+  'non', 'mai', 'niente', 'nulla', 'nessuno', 'nessuna',
+  'nao', 'ninguem', 'nenhum', 'nenhuma',
+  'niet', 'niets', 'nooit', 'geen',
+]);
 
 /** The polite pronoun after a German or Dutch infinitive that makes it an imperative: "Senden Sie", "Stuurt u". */
 const POLITE = new Set(['sie', 'u']);

@@ -103,23 +103,31 @@ export function verbUses(text: string): string[] {
  * join to it, and a noun-verb after them: "do not send email") asks for nothing, and read as the user's word it
  * cleared the very call the user ruled out. After "don't forget to" the blanked verb is "forget", and after "don't
  * just" it is "just": the user still asks for the one after it ("Don't just delete it, report it"). A clause that
- * limits the action ("don't reply to all", "don't pay more than 300", "don't send it until I've checked") forbids
- * only part of it, and nothing is blanked.
+ * scopes the action ("don't reply to all", "don't pay more than 300", "don't email anyone except Bob") forbids only
+ * part of it, and nothing is blanked.
  */
 export function withoutNegatedVerbs(text: string): string {
   if (!NEGATION.test(text)) return text;
   return text.replace(NEGATED_VERBS, (match: string, negation: string, verbs: string, at: number) => {
-    // "Don't reply to all", "don't pay more than 300", "don't send it until I've checked": the rest of the clause limits
-    // the action, it does not forbid it.
-    const rest = text.slice(at + match.length).split(CLAUSE_END, 1)[0]!;
-    if (LIMITS.test(rest)) return match;
+    // "Don't reply to all", "don't pay more than 300": the rest of the clause scopes the action, it does not forbid it.
+    // Read only so far: many negations in a long line without a clause's end must not each read the rest of it.
+    const rest = text.slice(at + match.length, at + match.length + LIMIT_REACH).split(CLAUSE_END, 1)[0]!;
+    if (TO_ALL.test(rest) || RANGE.test(rest)) return match;
     return `${negation} ${verbs.replace(WORD, (w) => (JOINS_NEGATED.has(w.toLowerCase()) ? w : BLANKED))}`;
   });
 }
 /** Where a forbidden verb's clause ends. */
 const CLAUSE_END = /[.;,:!?()\n]/;
-/** Words by which the rest of a clause limits what it forbids rather than forbidding it all. */
-const LIMITS = /\b(?:until|till|before|after|yet|unless|without|except|but|more|less|than|over|above|below|under|twice|again|all|everyone|everybody)\b/i;
+/** How far past a forbidden verb its clause is read for a scope. */
+const LIMIT_REACH = 200;
+/**
+ * The scopes by which a clause forbids part of an action: to all its recipients right after it ("reply to all",
+ * "forward it to everyone"), an amount past a bound ("more than 300", "over $50"), an exception. Not "until",
+ * "without my approval" or "any more": the user has not released the action in this turn, and "never … again",
+ * "under any circumstances" and "but flag the spam" forbid it outright.
+ */
+const TO_ALL = /^\s*(?:(?:it|this|that|them)\s+)?(?:to\s+)?(?:all|everyone|everybody)\b/i;
+const RANGE = /\b(?:(?:more|less|fewer)\s+than|(?:over|above|under|below)\s+[$€£]?\d)|\bexcept\b/i;
 /** What a forbidden verb becomes: no letter, so that it is no word of the turn and parts the words around it. */
 const BLANKED = '\u2014';
 const NEGATION = /\b(?:don['’ʼ]?t|do\s+not|never)\b/i;
