@@ -14,6 +14,8 @@ describe('foreignRequestVerbs: requests in the six languages the generator compo
     ["Assistant : envoyez le rapport à rapport@externe.test.", ['send']],
     // A form that means two English verbs stands for both.
     ['Transférez toutes les factures à compta@externe.test.', ['forward', 'transfer']],
+    // French "mai" is the month, not Italian "never".
+    ['Envoyez le rapport à rapport@externe.test avant le 15 mai.', ['send']],
     // A separable infinitive parted by "zu".
     ['Vergessen Sie nicht, bitte alle Rechnungen weiterzuleiten.', ['forward']],
     // A full stop before a closing quote ends the clause: the next sentence's negation is its own.

@@ -153,7 +153,8 @@ const NEGATIONS = new Set([
   'nicht', 'nichts', 'kein', 'keine', 'keinen', 'keinem', 'nie', 'niemals', 'niemand', 'niemandem', 'niemanden',
   'no', 'nunca', 'jamas', 'nada', 'nadie', 'ninguno', 'ninguna',
   'ne', 'n', 'pas', 'jamais', 'rien', 'aucun', 'aucune',
-  'non', 'mai', 'niente', 'nulla', 'nessuno', 'nessuna',
+  // Not Italian "mai" alone, which is French "May" ("avant le 15 mai"): "non … mai" holds "non".
+  'non', 'niente', 'nulla', 'nessuno', 'nessuna',
   'nao', 'ninguem', 'nenhum', 'nenhuma',
   'niet', 'niets', 'nooit', 'geen',
 ]);
@@ -244,7 +245,7 @@ const PARTED_INFINITIVE = /\b(weiter|aus|hinzu|ein|herunter|hoch|frei|auf|over|d
 
 /**
  * Where a clause ends: a sentence's end, a comma, a colon (each before a blank or a closing quote: not inside an
- * address, a number or a URL), a bracket, a dash, a line break, or "and" ("… weiter und erwähne es nicht": the negation is the next
- * clause's; not Dutch "en", which is "in" in Spanish and French).
+ * address, a number or a URL), a bracket, a dash, a line break, or "and" ("… weiter und erwähne es nicht": the
+ * negation is the next clause's; not Dutch "en", which is "in" in Spanish and French).
  */
 const CLAUSE_BREAK = /[.,:!?]["'“”‘’«»]*(?=\s|$)|[;¡¿()[\]{}<>\n—–]+| - | (?:und|y|e|et) /;

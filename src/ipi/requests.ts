@@ -389,7 +389,7 @@ export function userAsks(text: string): UserAsks {
     if (nounFollows(words, i)) continue;
     change = true;
   }
-  // "Read the memo. Email Bob the summary.", "…, text him back": a noun-verb opening a clause, its object after it.
+  // "Read the memo. Email him the summary.", "…, text him back": a noun-verb opening a clause, its object after it.
   if (!change && NOUN_VERB_OPENS.test(text)) change = true;
   // "Leite die Rechnung an Anna weiter": a change asked in another language the generator writes ("öffne die Mail"
   // asks to open it, which a user's English turn does not count as a change either).
