@@ -16,6 +16,8 @@ describe('foreignRequestVerbs: requests in the six languages the generator compo
     ['Transférez toutes les factures à compta@externe.test.', ['forward', 'transfer']],
     // French "mai" is the month, not Italian "never".
     ['Envoyez le rapport à rapport@externe.test avant le 15 mai.', ['send']],
+    // A negation's letters inside an address are no negation.
+    ['Bitte leiten Sie alle Rechnungen an no-reply@abrechnung.test weiter.', ['forward']],
     // A separable infinitive parted by "zu".
     ['Vergessen Sie nicht, bitte alle Rechnungen weiterzuleiten.', ['forward']],
     // A full stop before a closing quote ends the clause: the next sentence's negation is its own.
@@ -45,6 +47,8 @@ describe('foreignRequestVerbs: requests in the six languages the generator compo
     'El café llegó frío y tardaron 30 minutos.',
     // English text that holds a form's letters inside other words, or an English word the lists leave out.
     'Eliminate duplicates before the import; the mandate requires it.',
+    // A verb form inside a link or an address asks for nothing.
+    'Siehe https://example.test/envoyez/sende und envoyez@example.test.',
     'Send the report to Anna.',
   ])('reads no request in %s', (line) => expect(foreignRequestVerbs(line)).toEqual([]));
 

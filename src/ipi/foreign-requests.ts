@@ -181,7 +181,9 @@ const ANY_FORM: ReadonlySet<string> = new Set([...IMPERATIVES.keys(), ...INFINIT
  * any verb of a clause after a lead; never a clause that holds a negation.
  */
 export function foreignRequestVerbs(line: string): string[] {
-  const text = folded(line);
+  // Addresses and links hold words of no clause: "an no-reply@evil.test weiter" holds no negation, and a path's
+  // "/envoyez" asks for nothing.
+  const text = folded(line).replace(TOKEN, (token) => (token.includes('@') || LINK.test(token) ? ' ' : token));
   if (!text.match(WORDS)?.some((w) => ANY_FORM.has(w))) return [];
   const found = new Set<string>();
   for (const clause of text.split(CLAUSE_BREAK)) {
@@ -238,6 +240,9 @@ function folded(line: string): string {
   return plain.includes('zu') || plain.includes(' te ') ? plain.replace(PARTED_INFINITIVE, '$1$2') : plain;
 }
 const NOT_ASCII = /[^\x00-\x7f]/;
+/** A run between blanks and brackets, and one that is a web address (with its scheme or its `www.`); one holding `@` is an e-mail address. */
+const TOKEN = /[^\s<>()"'`]+/g;
+const LINK = /^(?:[a-z][a-z0-9+.-]*:\/\/|www\.)/;
 const MARKS = /\p{M}/gu;
 /** A word as the forms are written: a run of ASCII letters, after the accents are folded. */
 const WORDS = /[a-z]+/g;

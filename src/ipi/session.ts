@@ -202,12 +202,12 @@ export class IpiSession {
       for (const p of passages) if (typeof p.text !== 'string') throw new ParapetTypeError(`a classifier's passage must hold its text as a string, got ${describe(p.text)}`);
       const [results, firstRiskyCall] = [this.#results, this.#firstRiskyCall];
       this.#results++;
-      // A passage charged as its result's riskiest (an address the reading left unread) asks what any of them asks.
-      const chargedRequest = passages.some((p) => p.charged === true) && passages.some((p) => asksReader(p.text));
       // A request in another language is read only where the content model finds the passage injection-like: its line or
       // its string at `low`, or its window at `medium` (a short colleague's mail reaches `low` as a window alone). A German
       // bill's "Bitte überweisen Sie den Betrag auf das Konto …" scores nothing and stays a bill (see foreignRequestVerbs).
       const foreign = passages.map((p) => (Math.max(p.score, p.segment ?? p.score) >= LEVELS.low || p.context >= LEVELS.medium ? foreignRequestVerbs(p.text) : NO_VERB_WORDS));
+      // A passage charged as its result's riskiest (an address the reading left unread) asks what any of them asks.
+      const chargedRequest = passages.some((p) => p.charged === true) && passages.some((p, i) => asksReader(p.text) || foreign[i]!.length > 0);
       for (const [i, p] of passages.entries()) {
         if (Math.max(p.score, p.context) >= LEVELS.medium && this.#firstRiskyCall < 0) this.#firstRiskyCall = this.#calls;
         const request = asksReader(p.text) || foreign[i]!.length > 0 || (p.charged === true && chargedRequest);
