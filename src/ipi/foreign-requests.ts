@@ -183,7 +183,8 @@ const ANY_FORM: ReadonlySet<string> = new Set([...IMPERATIVES.keys(), ...INFINIT
 export function foreignRequestVerbs(line: string): string[] {
   // Addresses and links hold words of no clause: "an no-reply@evil.test weiter" holds no negation, and a path's
   // "/envoyez" asks for nothing.
-  const text = folded(line).replace(TOKEN, (token) => (token.includes('@') || LINK.test(token) ? ' ' : token));
+  const lower = folded(line);
+  const text = lower.includes('@') || lower.includes('://') || lower.includes('www.') ? lower.replace(TOKEN, (token) => (token.includes('@') || LINK.test(token) ? ' ' : token)) : lower;
   if (!text.match(WORDS)?.some((w) => ANY_FORM.has(w))) return [];
   const found = new Set<string>();
   for (const clause of text.split(CLAUSE_BREAK)) {
