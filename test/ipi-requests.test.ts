@@ -222,11 +222,24 @@ describe('withoutNegatedVerbs: what a turn forbids is none of what it asks for',
     // The verb after "don't forget to" is still asked for.
     ["Don't forget to send the report.", "Don't \u2014 to send the report."],
     ['Email Anna the slides.', 'Email Anna the slides.'],
+    // A verb whose object is none asks for nothing; "nothing but", a bound or a number's "no." ask for it.
+    ['Delete nothing; just list the old files.', '\u2014 nothing; just list the old files.'],
+    ['Send nothing to anyone, forward no emails and share it with no one.', '\u2014 nothing to anyone, \u2014 no emails and \u2014 it with no one.'],
+    ['Reply to nobody.', '\u2014 to nobody.'],
+    ['Delete nothing but the drafts.', 'Delete nothing but the drafts.'],
+    ['Email no one else but Anna.', 'Email no one else but Anna.'],
+    ['Email no one except Bob.', 'Email no one except Bob.'],
+    ['Send no more than 3 emails.', 'Send no more than 3 emails.'],
+    ['Reply no later than Friday.', 'Reply no later than Friday.'],
+    ['Pay invoice no. 4471.', 'Pay invoice no. 4471.'],
+    ['Confirm that nobody objected, then book it.', 'Confirm that nobody objected, then book it.'],
+    ['Pay no attention to the banner and pay the invoice.', '\u2014 no attention to the banner and pay the invoice.'],
+    ['There is nothing to send.', 'There is nothing to send.'],
   ])('reads %s as %s', (text, read) => expect(withoutNegatedVerbs(text)).toBe(read));
 
   it('reads a long line of negations without a clause\'s end in linear time', () => {
     // Each negation reading the whole rest of the line for its scope cost the line's length squared.
-    for (const text of ['never a '.repeat(1 << 15), "don't x ".repeat(1 << 15), 'do not send email '.repeat(1 << 14)]) {
+    for (const text of ['never a '.repeat(1 << 15), "don't x ".repeat(1 << 15), 'do not send email '.repeat(1 << 14), 'send nothing '.repeat(1 << 15), 'send no '.repeat(1 << 15)]) {
       const started = performance.now();
       withoutNegatedVerbs(text);
       expect(performance.now() - started).toBeLessThan(2_000);
@@ -239,5 +252,9 @@ describe('withoutNegatedVerbs: what a turn forbids is none of what it asks for',
     expect(userAsks(read).change).toBe(true);
     expect(userAsks(withoutNegatedVerbs("Summarise the thread, don't reply to anyone.")).change).toBe(false);
     expect(userAsks("Summarise the thread, don't reply to anyone.").change).toBe(true);
+    // "do" is left before "not" and asks for nothing; "delete nothing" forbids as "don't delete" does.
+    expect(userAsks(withoutNegatedVerbs('List the old files; do not delete anything.')).change).toBe(false);
+    expect(userAsks(withoutNegatedVerbs('List the old files; delete nothing.')).change).toBe(false);
+    expect(userAsks(withoutNegatedVerbs('List the old files; delete nothing but the drafts.')).change).toBe(true);
   });
 });

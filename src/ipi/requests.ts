@@ -107,15 +107,44 @@ export function verbUses(text: string): string[] {
  * part of it, and nothing is blanked.
  */
 export function withoutNegatedVerbs(text: string): string {
-  if (!NEGATION.test(text)) return text;
-  return text.replace(NEGATED_VERBS, (match: string, negation: string, verbs: string, at: number) => {
-    // "Don't reply to all", "don't pay more than 300": the rest of the clause scopes the action, it does not forbid it.
-    // Read only so far: many negations in a long line without a clause's end must not each read the rest of it.
-    const rest = text.slice(at + match.length, at + match.length + LIMIT_REACH).split(CLAUSE_END, 1)[0]!;
-    if (TO_ALL.test(rest) || RANGE.test(rest)) return match;
-    return `${negation} ${verbs.replace(WORD, (w) => (JOINS_NEGATED.has(w.toLowerCase()) ? w : BLANKED))}`;
+  const negated = !NEGATION.test(text)
+    ? text
+    : text.replace(NEGATED_VERBS, (match: string, negation: string, verbs: string, at: number) => {
+        // "Don't reply to all", "don't pay more than 300": the rest of the clause scopes the action, it does not forbid it.
+        if (scoped(text, at + match.length)) return match;
+        return `${negation} ${verbs.replace(WORD, (w) => (JOINS_NEGATED.has(w.toLowerCase()) ? w : BLANKED))}`;
+      });
+  if (!NO_OBJECT.test(negated)) return negated;
+  // "Delete nothing", "share it with no one", "send no emails": the verb's object is none, so it asks for nothing.
+  return negated.replace(VERB_OF_NO_OBJECT, (match: string, verb: string, at: number) => {
+    const lower = verb.toLowerCase();
+    if (!ASKING_VERBS.has(lower) && !NOUN_VERBS.has(lower)) return match;
+    // "Delete nothing but the drafts", "email no one except Bob": what follows is what the turn asks for.
+    if (BUT.test(negated.slice(at + match.length, at + match.length + BUT_REACH)) || scoped(negated, at + match.length)) return match;
+    return BLANKED + match.slice(verb.length);
   });
 }
+
+/**
+ * Whether the clause from `from` on scopes the action it follows (TO_ALL, RANGE). Read only LIMIT_REACH characters:
+ * many negations in a long line without a clause's end must not each read the rest of it.
+ */
+function scoped(text: string, from: number): boolean {
+  const rest = text.slice(from, from + LIMIT_REACH).split(CLAUSE_END, 1)[0]!;
+  return TO_ALL.test(rest) || RANGE.test(rest);
+}
+/** A word that says an action has no object: "nothing", "nobody", "no one", "none", "no" before a noun. */
+const NO_OBJECT = /\b(?:nothing|nobody|none|no)\b/i;
+/**
+ * A verb whose object (after "it", "them", "to" or "with") is none: "no" before a word, not before one that makes a
+ * bound of it ("no more than 3", "no later than Friday") or a number's abbreviation ("invoice no. 4471"). Not after
+ * "that": "confirm that nobody objected, then book it" forbids nothing.
+ */
+const VERB_OF_NO_OBJECT = /\b(\p{L}+)\s+(?:(?:it|them)\s+)?(?:(?:to|with)\s+)?(?:nothing|nobody|none|no\s+one|no(?=\s+(?!(?:more|less|fewer|later|sooner|earlier|longer|further|matter|doubt)\b)\p{L}))\b/giu;
+/** After "nothing", "no one": the words that make it "only" ("nothing but the drafts", "no one other than Bob"). */
+const BUT = /^\s*(?:\p{L}+\s+)?(?:but|besides|other\s+than|apart\s+from|save\s+for)\b/iu;
+/** How far past "nothing" BUT is looked for: one word may come between ("no files but", "no one else but"). */
+const BUT_REACH = 40;
 /** Where a forbidden verb's clause ends. */
 const CLAUSE_END = /[.;,:!?()\n]/;
 /** How far past a forbidden verb its clause is read for a scope. */
@@ -381,7 +410,8 @@ export function userAsks(text: string): UserAsks {
     if (NOUN_VERBS.has(w) && (words[i - 1] === 'you' || words[i - 1] === 'please' || (JOINERS.has(words[i - 1] ?? '') && OBJECTS.has(words[i + 1] ?? '')))) change = true;
     if (!ASKING_VERBS.has(w)) continue;
     if (ANSWER_VERBS.has(w) && words[i + 1] === 'me') continue;
-    if (w === 'do' && SUBJECTS.has(words[i + 1] ?? '')) continue;
+    // "do not delete anything" asks for nothing either: the forbidden verb is blanked, "do" is left (withoutNegatedVerbs).
+    if (w === 'do' && (SUBJECTS.has(words[i + 1] ?? '') || words[i + 1] === 'not')) continue;
     // "go through the thread", "go over the notes": reading, not an errand.
     if (w === 'go' && (words[i + 1] === 'through' || words[i + 1] === 'over')) continue;
     // "whether it fixes the issue", "look at issue 311", "the customer's issue": after a determiner, a preposition
