@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksReader, userAsks, verbUses, withoutNegatedVerbs } from '../src/ipi/requests.js';
+import { asksReader, turnReference, userAsks, verbUses, withoutNegatedVerbs } from '../src/ipi/requests.js';
 
 describe('asksReader: a line that asks its reader for a change', () => {
   it.each([
@@ -257,4 +257,20 @@ describe('withoutNegatedVerbs: what a turn forbids is none of what it asks for',
     expect(userAsks(withoutNegatedVerbs('List the old files; delete nothing.')).change).toBe(false);
     expect(userAsks(withoutNegatedVerbs('List the old files; delete nothing but the drafts.')).change).toBe(true);
   });
+});
+
+describe('turnReference: the line of a result a short user turn endorses', () => {
+  it.each([
+    ['Add that to my calendar.', { words: ['add', 'calendar'] }],
+    ['Yes, please add it.', { words: ['add'] }],
+    ['Forward it to Bob.', { words: ['forward', 'bob'] }],
+    ['Looks good, go ahead with step 1.', { step: 1 }],
+    ['Do item #2 now.', { step: 2 }],
+  ])('reads %s as %j', (text, ref) => expect(turnReference(text)).toEqual(ref));
+
+  it.each([
+    // A generic verb asks for whatever the result asks; no back-reference, or a long turn, is a request of its own.
+    'Yes, do it.', 'Follow those instructions.', 'Go ahead.', 'Add the all-hands to my calendar.', '',
+    'Add that to my calendar, then draft a reply to Sam saying I will be there and copy Anna and Lee on it.',
+  ])('reads %j as naming no line', (text) => expect(turnReference(text)).toBeUndefined());
 });

@@ -428,3 +428,39 @@ export function userAsks(text: string): UserAsks {
   const opensReading = READING_VERBS.has(words[first] ?? '') || READING_OPENERS.some((o) => o.every((w, k) => words[first + k] === w));
   return { question: text.includes('?') || opensReading, change };
 }
+
+/** What a user's turn refers back to in the tool results read since the user's previous turn: see `turnReference`. */
+export type TurnReference = { readonly step: number } | { readonly words: readonly string[] };
+
+/**
+ * The line of a tool result that a short user turn endorses, if it names one. "Go ahead with step 1" names the
+ * result's line numbered 1; "Add that to my calendar" names the line that asks to add and holds every word of the
+ * turn beyond its fillers (`words`: the session finds the one such line). A turn that asks in other words ("yes, do
+ * it", "follow the instructions", "forward it to Bob": "bob" is in no line that asks to forward) names none: the
+ * agent's next call stays its own reading of the result, and an injection in it stays charged.
+ */
+export function turnReference(text: string): TurnReference | undefined {
+  const words = turnWords(text);
+  if (words.length === 0 || words.length > REFERENCE_WORDS) return undefined;
+  const step = STEP.exec(text);
+  if (step) return { step: Number(step[1]) };
+  if (!words.some((w) => BACK_REFERENCES.has(w))) return undefined;
+  const named = words.filter((w) => !REFERENCE_FILLERS.has(w) && !BACK_REFERENCES.has(w));
+  // The turn's own verb, one of the line's: a generic one ("do it", "handle that") endorses no line in particular.
+  if (!named.some((w) => (ASKING_VERBS.has(w) || NOUN_VERBS.has(w)) && !GENERIC_VERBS.has(w))) return undefined;
+  return { words: named };
+}
+/** A turn longer than this is an instruction of its own, not an endorsement. */
+const REFERENCE_WORDS = 16;
+/** "step 1", "item #2", "point 3", "option 2": the numbered line of a plan or a list. */
+const STEP = /\b(?:step|item|point|option)\s*#?\s*(\d{1,2})\b/i;
+/** Words that point back at what was read. */
+const BACK_REFERENCES = new Set(['that', 'this', 'it', 'those', 'these', 'them', 'above']);
+/** Words of an endorsement that name nothing of the line: assent, politeness, pronouns, determiners, prepositions. */
+const REFERENCE_FILLERS = new Set([
+  'yes', 'yeah', 'yep', 'ok', 'okay', 'sure', 'fine', 'great', 'good', 'looks', 'sounds', 'please', 'thanks', 'thank', 'you', 'go', 'ahead',
+  'and', 'then', 'now', 'just', 'also', 'right', 'away', 'can', 'could', 'would', 'will', 'i', 'me', 'my', 'our', 'us', 'we', 'the', 'a', 'an',
+  'to', 'for', 'in', 'on', 'into', 'onto', 'with', 'as', 'well',
+]);
+/** Verbs that ask for whatever the line asks: an endorsement by them is "do what it says", which names no line. */
+const GENERIC_VERBS = new Set(['do', 'go', 'act', 'follow', 'handle', 'perform', 'complete', 'process', 'apply', 'help', 'take', 'make', 'let', 'tell', 'give', 'put', 'accept', 'confirm']);

@@ -4,7 +4,7 @@ import { levelOf, LEVELS } from './calibration.js';
 import { syntaxReadingsOf } from './breaks.js';
 import { compactNumbers, entities, plainValueSpelling, spelledEmails, stringLeaves } from './entities.js';
 import { foreignRequestVerbs } from './foreign-requests.js';
-import { asksReader, NOUN_OR_VERB, SAME_ACTION, userAsks, verbUses, withoutNegatedVerbs, WRITE_VERBS, type UserAsks } from './requests.js';
+import { asksReader, NOUN_OR_VERB, SAME_ACTION, turnReference, userAsks, verbUses, withoutNegatedVerbs, WRITE_VERBS, type UserAsks } from './requests.js';
 import { MAX_NAMES, MAX_PLANTED, plantedCalls, toolNameHash, toolNameKeys } from './planted-calls.js';
 import { readToolName } from './tool-names.js';
 import { TRACE_FEATURES, type TraceScorer } from './trace-model.js';
@@ -53,6 +53,7 @@ interface Source {
   readonly request: boolean; // the line asks its reader for a change (see asksReader)
   readonly calls: readonly number[]; // tools its result names in call syntax, as toolNameHash of each toolNameKeys form (see plantedCalls)
   readonly everyCall: boolean; // its result names more tools in the syntax only calls use than are kept: taken to name every tool (see plantedCalls)
+  readonly step: number; // the number its line opens with ("1. Create branch …", "Step 2:"), 0 when none: what "go ahead with step 1" names
   sets: readonly ReadonlySet<number>[]; // set by #addSources for a passage it keeps or remembers as lost; never changed after (a repeated line shares them)
 }
 
@@ -76,6 +77,7 @@ class ObservedSource implements Source {
     readonly request: boolean,
     readonly calls: readonly number[],
     readonly everyCall: boolean,
+    readonly step: number,
   ) {}
 }
 
@@ -92,11 +94,13 @@ export interface SessionState {
   readonly firstRiskyCall: number;
   /** The highest passage score the session ever read (passages may have been dropped since); optional in state written before it. */
   readonly peakRisk?: number;
+  /** How many results had been read at the user's latest turn (see IpiSession); optional in state written before it, read as `results`. */
+  readonly resultsAtUserTurn?: number;
   /** What the user's words so far ask for (the `askedRead` feature); optional in state written before it. */
   readonly asked?: { readonly question: boolean; readonly change: boolean };
   /** Per k, [hash, risk] of the risky passages dropped (see IpiSession); optional in state written before it. */
   readonly lost?: readonly (readonly (readonly [number, number])[])[];
-  readonly sources: readonly { readonly tool?: string; readonly score: number; readonly context: number; readonly segment?: number; readonly result: number; readonly request?: boolean; readonly calls?: readonly number[]; readonly everyCall?: boolean; readonly sets: readonly (readonly number[])[] }[];
+  readonly sources: readonly { readonly tool?: string; readonly score: number; readonly context: number; readonly segment?: number; readonly result: number; readonly request?: boolean; readonly calls?: readonly number[]; readonly everyCall?: boolean; readonly step?: number; readonly sets: readonly (readonly number[])[] }[];
   readonly trusted: readonly (readonly number[])[];
   /** The word hashes of the user's turns alone (see IpiSession); optional in state written before it, which reads the trusted words instead. */
   readonly userWords?: readonly number[];
@@ -148,6 +152,8 @@ export class IpiSession {
   #firstRiskyCall = -1;
   /** What the user's own words ask for so far (see `userAsks`). */
   #userAsked: UserAsks = { question: false, change: false };
+  /** How many results had been read at the user's latest turn: a later turn may endorse a line of those read since. */
+  #resultsAtUserTurn = 0;
   #ended = false;
   lastUsed = 0;
 
@@ -211,7 +217,7 @@ export class IpiSession {
       for (const [i, p] of passages.entries()) {
         if (Math.max(p.score, p.context) >= LEVELS.medium && this.#firstRiskyCall < 0) this.#firstRiskyCall = this.#calls;
         const request = asksReader(p.text) || foreign[i]!.length > 0 || (p.charged === true && chargedRequest);
-        added.push(new ObservedSource(observation.toolName || undefined, p.score, p.context, p.segment ?? p.score, result, request, calls, everyCall));
+        added.push(new ObservedSource(observation.toolName || undefined, p.score, p.context, p.segment ?? p.score, result, request, calls, everyCall, request ? stepOf(p.text) : 0));
       }
       // Shingled only where kept: past the source limit most lines of a long result are dropped as they arrive.
       // A line the result repeats (a status, a note on every record) is shingled once: sources never change their sets.
@@ -242,6 +248,13 @@ export class IpiSession {
       // What the turn forbids ("draft replies, don't post them") is none of what it asks for.
       const asking = withoutNegatedVerbs(content);
       if (role === 'user') {
+        // The line a short turn endorses ("Add that to my calendar") is the user's words from here on (see #adopted).
+        const adopted = this.#adopted(asking);
+        this.#resultsAtUserTurn = this.#results;
+        for (const src of adopted) {
+          src.sets.forEach((set, k) => addBounded(this.#trusted[k]!, set, SESSION_LIMITS.trustedHashes));
+          if (this.#userWords) addBounded(this.#userWords, src.sets[0]!, SESSION_LIMITS.trustedHashes);
+        }
         const asked = userAsks(asking);
         const was = this.#userAsked;
         this.#userAsked = { question: was.question || asked.question, change: was.change || asked.change };
@@ -257,6 +270,24 @@ export class IpiSession {
       }
       this.#count(sets[0]!);
     }
+  }
+
+  /**
+   * The line of a result read since the user's previous turn that this turn endorses (see turnReference): the one
+   * line numbered as the turn's step, or the one request line that holds every word the turn names. None when two
+   * lines qualify: an injected line written to match the turn must not win over the line the user meant, so neither
+   * is the user's. The line must ask its reader for a change (the user endorses a request, not a passage) and read
+   * below `high` on its own: a line that reads as an injection is not one a user follows by a word.
+   */
+  #adopted(turn: string): Source[] {
+    if (this.#results === this.#resultsAtUserTurn) return [];
+    const ref = turnReference(turn);
+    if (ref === undefined) return [];
+    const since = this.#resultsAtUserTurn;
+    const named = 'words' in ref ? ref.words.map(wordHash) : [];
+    const names = 'step' in ref ? (src: Source): boolean => src.step === ref.step : (src: Source): boolean => named.every((h) => src.sets[0]!.has(h));
+    const lines = this.#sources.filter((src) => src.request && src.result >= since && Math.max(src.score, src.segment) < LEVELS.high && names(src));
+    return lines.length === 1 ? lines : [];
   }
 
   /** Assess a pending call (checked by DetectorSession; no approval step: see IpiDetector for modes). */
@@ -433,8 +464,8 @@ export class IpiSession {
   toJSON(): SessionState {
     this.#assertLive();
     return {
-      v: 2, id: this.id, calls: this.#calls, results: this.#results, firstRiskyCall: this.#firstRiskyCall, peakRisk: this.#peakRisk, asked: { ...this.#userAsked }, lost: this.#lost.map((m) => [...m]),
-      sources: this.#sources.map((s) => ({ ...(s.tool ? { tool: s.tool } : {}), score: s.score, context: s.context, segment: s.segment, result: s.result, ...(s.request ? { request: true } : {}), ...(s.calls.length > 0 ? { calls: [...s.calls] } : {}), ...(s.everyCall ? { everyCall: true } : {}), sets: s.sets.map((set) => [...set]) })),
+      v: 2, id: this.id, calls: this.#calls, results: this.#results, firstRiskyCall: this.#firstRiskyCall, peakRisk: this.#peakRisk, resultsAtUserTurn: this.#resultsAtUserTurn, asked: { ...this.#userAsked }, lost: this.#lost.map((m) => [...m]),
+      sources: this.#sources.map((s) => ({ ...(s.tool ? { tool: s.tool } : {}), score: s.score, context: s.context, segment: s.segment, result: s.result, ...(s.request ? { request: true } : {}), ...(s.calls.length > 0 ? { calls: [...s.calls] } : {}), ...(s.everyCall ? { everyCall: true } : {}), ...(s.step > 0 ? { step: s.step } : {}), sets: s.sets.map((set) => [...set]) })),
       trusted: this.#trusted.map((set) => [...set]),
       ...(this.#userWords ? { userWords: [...this.#userWords] } : {}),
       words: [...this.#counts],
@@ -470,14 +501,17 @@ export class IpiSession {
     session.#firstRiskyCall = s.firstRiskyCall;
     if (s.peakRisk !== undefined && !unit(s.peakRisk)) bad('"peakRisk" must be a number in [0, 1]');
     session.#peakRisk = s.peakRisk ?? 0;
+    if (s.resultsAtUserTurn !== undefined && !(Number.isSafeInteger(s.resultsAtUserTurn) && s.resultsAtUserTurn >= 0 && s.resultsAtUserTurn <= s.results)) bad('"resultsAtUserTurn" must be an integer in [0, results]');
+    // Written before it: no line read before the resume is endorsed by a later turn.
+    session.#resultsAtUserTurn = s.resultsAtUserTurn ?? s.results;
     if (s.asked !== undefined) {
       const a = s.asked as unknown as Record<string, unknown> | null;
       if (typeof a !== 'object' || a === null || typeof a.question !== 'boolean' || typeof a.change !== 'boolean') bad('"asked" must be { question, change }, each a boolean');
       session.#userAsked = { question: s.asked.question, change: s.asked.change };
     }
     session.#addSources(s.sources.map((src, i) => {
-      if (typeof src !== 'object' || src === null || !unit(src.score) || !unit(src.context) || (src.segment !== undefined && !unit(src.segment)) || !Number.isSafeInteger(src.result) || (src.tool !== undefined && typeof src.tool !== 'string') || (src.request !== undefined && typeof src.request !== 'boolean') || (src.calls !== undefined && !(Array.isArray(src.calls) && src.calls.length <= MAX_PLANTED && src.calls.every((h) => Number.isInteger(h) && h >= 0 && h <= 0xffffffff))) || (src.everyCall !== undefined && typeof src.everyCall !== 'boolean') || !Array.isArray(src.sets) || src.sets.length !== MAX_K) bad(`"sources[${i}]" is malformed`);
-      const source = new ObservedSource(src.tool, src.score, src.context, src.segment ?? src.score, src.result, src.request === true, src.calls && src.calls.length > 0 ? [...src.calls] : NO_CALLS, src.everyCall === true);
+      if (typeof src !== 'object' || src === null || !unit(src.score) || !unit(src.context) || (src.segment !== undefined && !unit(src.segment)) || !Number.isSafeInteger(src.result) || (src.tool !== undefined && typeof src.tool !== 'string') || (src.request !== undefined && typeof src.request !== 'boolean') || (src.calls !== undefined && !(Array.isArray(src.calls) && src.calls.length <= MAX_PLANTED && src.calls.every((h) => Number.isInteger(h) && h >= 0 && h <= 0xffffffff))) || (src.everyCall !== undefined && typeof src.everyCall !== 'boolean') || (src.step !== undefined && !(Number.isInteger(src.step) && src.step >= 0 && src.step <= MAX_STEP)) || !Array.isArray(src.sets) || src.sets.length !== MAX_K) bad(`"sources[${i}]" is malformed`);
+      const source = new ObservedSource(src.tool, src.score, src.context, src.segment ?? src.score, src.result, src.request === true, src.calls && src.calls.length > 0 ? [...src.calls] : NO_CALLS, src.everyCall === true, src.step ?? 0);
       source.sets = src.sets.map((set, k) => new Set(hashes(set, 4096, `"sources[${i}].sets[${k}]"`)));
       return source;
     }));
@@ -772,6 +806,15 @@ function unit(x: unknown): boolean {
 }
 
 /** Add hashes to a bounded set: once full, new hashes are not kept (the oldest stay: a session's opening prompt matters most). */
+/** The number a line opens with as a plan's or a list's item: "1. Create branch …", "2) Patch …", "Step 3: Open a PR". */
+function stepOf(line: string): number {
+  const m = STEP_OPENER.exec(line);
+  return m ? Number(m[1]) : 0;
+}
+const STEP_OPENER = /^\s*(?:step\s*)?(\d{1,2})\s*[.):]\s/i;
+/** The highest step a line may carry (two digits): what state may hold. */
+const MAX_STEP = 99;
+
 function addBounded(set: Set<number>, hashes: Iterable<number>, max: number): void {
   for (const h of hashes) {
     if (set.size >= max) return;
