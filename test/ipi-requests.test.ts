@@ -114,6 +114,16 @@ describe('userAsks: what a user turn asks for', () => {
     }
   });
 
+  it('reads no verb in a path, an address or a file name', () => {
+    for (const q of ['Review deploy/k8s/api.yaml for obvious misconfigurations.', 'Summarise what scripts/update.sh does.', 'Check the fix/send-mail branch.', 'Read ~/notes/post and tell me the gist.', 'What does https://example.test/share/delete say?', 'Explain deploy.yml to me.']) {
+      expect(userAsks(q), q).toEqual({ question: true, change: false });
+    }
+    // A slash between two words is a choice of verbs; a word after a full stop is the next sentence's.
+    expect(userAsks('Review the PR and approve/reject it.').change).toBe(true);
+    expect(userAsks('Review the PR.Then merge it.').change).toBe(true);
+    expect(userAsks('Review deploy/k8s/api.yaml, then deploy it.').change).toBe(true);
+  });
+
   it('reads a turn that opens with a reading verb as asking for an answer', () => {
     expect(userAsks('Review pull request 42 and summarise the changes.')).toEqual({ question: true, change: false });
     expect(userAsks('Please show me my unread emails.')).toEqual({ question: true, change: false });

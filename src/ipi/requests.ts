@@ -187,9 +187,30 @@ const NUMBERED = /\b(order|issue|ticket|request|invoice|case|item|message|transa
  * 4471 arrive"), so that the word reads as the noun it is.
  */
 function turnWords(text: string): string[] {
-  return text.replace(NUMBERED, 'the $1 ').replace(POSSESSIVE_AT_END, '$1').replace(PLURAL_POSSESSIVE, "$1s's ").toLowerCase().match(/[a-z]+/g) ?? [];
+  return withoutNames(text).replace(NUMBERED, 'the $1 ').replace(POSSESSIVE_AT_END, '$1').replace(PLURAL_POSSESSIVE, "$1s's ").toLowerCase().match(/[a-z]+/g) ?? [];
 }
 
+/**
+ * Paths, addresses and file names: "Review deploy/k8s/api.yaml", "run scripts/update.sh", "check the fix/send-mail
+ * branch". Their words name places, not actions: "deploy" in a path asks for no deploy. A token is one when it holds
+ * two slashes or starts with one ("https://…", "/etc/hosts", "~/notes"), holds one slash and a digit, a dot, a
+ * hyphen or an underscore ("k8s/api", "fix/send-mail"; not "add/remove"), or a dot between a word and a lower-case
+ * letter ("deploy.yml", "bob@example.com"; not "Done.Send", a missing space, nor a sentence's full stop).
+ */
+function withoutNames(text: string): string {
+  return text.replace(TOKEN, (token) => (isName(token) ? ' ' : token));
+}
+function isName(token: string): boolean {
+  const slashes = token.match(SLASHES)?.length ?? 0;
+  if (slashes >= 2 || LEADING_SLASH.test(token)) return true;
+  if (slashes === 1) return NAME_MARK.test(token);
+  return DOTTED.test(token);
+}
+const TOKEN = /\S+/g;
+const SLASHES = /[/\\]/g;
+const LEADING_SLASH = /^[("'`<]*[~.]?[/\\]/;
+const NAME_MARK = /[\d._-]/;
+const DOTTED = /\w\.[a-z]/;
 /** A possessive that ends its clause ("It's Anna's. Schedule a call"): the word after it is none of its nouns. */
 const POSSESSIVE_AT_END = /(\p{L})['’]s(?=\s*(?:[.,;:!?)\]]|$))/gu;
 /** A possessive written with the apostrophe alone ("the customers' issue", "James' email"): read as "'s" is. */
