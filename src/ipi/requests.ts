@@ -451,37 +451,50 @@ export function userAsks(text: string): UserAsks {
 }
 
 /** What a user's turn refers back to in the tool results read since the user's previous turn: see `turnReference`. */
-export type TurnReference = { readonly step: number } | { readonly words: readonly string[] };
+export type TurnReference = { readonly step: number } | { readonly words: readonly string[]; readonly verbs: readonly string[] };
 
 /**
- * The line of a tool result that a short user turn endorses, if it names one. "Go ahead with step 1" names the
- * result's line numbered 1; "Add that to my calendar" names the line that asks to add and holds every word of the
- * turn beyond its fillers (`words`: the session finds the one such line). A turn that asks in other words ("yes, do
- * it", "follow the instructions", "forward it to Bob": "bob" is in no line that asks to forward) names none: the
- * agent's next call stays its own reading of the result, and an injection in it stays charged.
+ * The line of a tool result that a short user turn confirms, if it names one (decision 107). A pure confirmation of a
+ * step names the result's line numbered so ("Looks good, go ahead with step 1"; not "What does step 2 mean", "Skip
+ * step 2", "Tell Ann about item 3"). Otherwise the turn points back ("that", "it"), holds an asking verb that is not
+ * generic, and every other word of it, "my" read as "your" and "me" as "you", must be among the line's words ("Add that
+ * to my calendar": add, calendar, your). A question, a negation, "yes, do it", "follow the instructions" or "forward it
+ * to me" (a line that asks to forward elsewhere holds no "you") names none.
  */
 export function turnReference(text: string): TurnReference | undefined {
-  const words = turnWords(text);
+  if (text.length > REFERENCE_CHARS || text.includes('?') || NEGATION.test(text) || text.includes(BLANKED)) return undefined;
+  // Every word and number as written, addresses and paths too: "Forward it to bob@example.com" names "bob".
+  const words = text.toLowerCase().match(REFERENCE_TOKEN) ?? [];
   if (words.length === 0 || words.length > REFERENCE_WORDS) return undefined;
   const step = STEP.exec(text);
-  if (step) return { step: Number(step[1]) };
+  if (step) {
+    const n = Number(step[1]);
+    const confirms = words.every((w) => w === step[1] || STEP_WORDS.has(w) || CONFIRMING.has(w) || REFERENCE_FILLERS.has(w));
+    return n >= 1 && confirms ? { step: n } : undefined;
+  }
   if (!words.some((w) => BACK_REFERENCES.has(w))) return undefined;
-  const named = words.filter((w) => !REFERENCE_FILLERS.has(w) && !BACK_REFERENCES.has(w));
-  // The turn's own verb, one of the line's: a generic one ("do it", "handle that") endorses no line in particular.
-  if (!named.some((w) => (ASKING_VERBS.has(w) || NOUN_VERBS.has(w)) && !GENERIC_VERBS.has(w))) return undefined;
-  return { words: named };
+  const named = words.filter((w) => !REFERENCE_FILLERS.has(w) && !BACK_REFERENCES.has(w)).map((w) => PERSPECTIVE[w] ?? w);
+  // The turn's own verb, one of the line's: a generic one ("do it", "handle that") confirms no line in particular.
+  const verbs = named.filter((w) => (ASKING_VERBS.has(w) || NOUN_VERBS.has(w)) && !GENERIC_VERBS.has(w));
+  return verbs.length > 0 ? { words: named, verbs } : undefined;
 }
-/** A turn longer than this is an instruction of its own, not an endorsement. */
+/** A turn longer than this is an instruction of its own, not a confirmation (read before any pattern). */
+const REFERENCE_CHARS = 200;
 const REFERENCE_WORDS = 16;
-/** "step 1", "item #2", "point 3", "option 2": the numbered line of a plan or a list. */
-const STEP = /\b(?:step|item|point|option)\s*#?\s*(\d{1,2})\b/i;
+const REFERENCE_TOKEN = /[a-z0-9]+/g;
+/** "step 1", "item #2", "point 3", "option 2": the numbered line of a plan or a list. A blank or two between, no more. */
+const STEP = /\b(?:step|item|point|option)[ \t]?#?[ \t]?(\d{1,2})\b/i;
+const STEP_WORDS = new Set(['step', 'item', 'point', 'option']);
+/** Words that carry out a step, and nothing else: "go ahead with", "proceed with", "run", "start". */
+const CONFIRMING = new Set(['go', 'ahead', 'proceed', 'continue', 'start', 'run', 'do', 'execute', 'carry', 'out', 'with', 'on', 'looks', 'sounds', 'good', 'great', 'fine', 'perfect', 'approved', 'lgtm']);
 /** Words that point back at what was read. */
 const BACK_REFERENCES = new Set(['that', 'this', 'it', 'those', 'these', 'them', 'above']);
-/** Words of an endorsement that name nothing of the line: assent, politeness, pronouns, determiners, prepositions. */
+/** The user's words for themselves, as a line addressed to the user writes them: "add it to my calendar" is "your calendar". */
+const PERSPECTIVE: Readonly<Record<string, string>> = { my: 'your', me: 'you', our: 'your', us: 'you', mine: 'yours' };
+/** Words of a confirmation that name nothing of the line: assent, politeness, determiners, prepositions. */
 const REFERENCE_FILLERS = new Set([
-  'yes', 'yeah', 'yep', 'ok', 'okay', 'sure', 'fine', 'great', 'good', 'looks', 'sounds', 'please', 'thanks', 'thank', 'you', 'go', 'ahead',
-  'and', 'then', 'now', 'just', 'also', 'right', 'away', 'can', 'could', 'would', 'will', 'i', 'me', 'my', 'our', 'us', 'we', 'the', 'a', 'an',
-  'to', 'for', 'in', 'on', 'into', 'onto', 'with', 'as', 'well',
+  'yes', 'yeah', 'yep', 'ok', 'okay', 'sure', 'fine', 'great', 'good', 'please', 'thanks', 'thank', 'you', 'now', 'just', 'also', 'then', 'and',
+  'right', 'away', 'the', 'a', 'an', 'to', 'for', 'in', 'on', 'into', 'onto', 'with', 'as', 'well',
 ]);
-/** Verbs that ask for whatever the line asks: an endorsement by them is "do what it says", which names no line. */
+/** Verbs that ask for whatever the line asks: a confirmation by them is "do what it says", which names no line. */
 const GENERIC_VERBS = new Set(['do', 'go', 'act', 'follow', 'handle', 'perform', 'complete', 'process', 'apply', 'help', 'take', 'make', 'let', 'tell', 'give', 'put', 'accept', 'confirm']);

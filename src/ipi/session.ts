@@ -3,6 +3,7 @@ import { describe, ParapetStateError, ParapetTypeError } from '../bindings/error
 import { levelOf, LEVELS } from './calibration.js';
 import { syntaxReadingsOf } from './breaks.js';
 import { compactNumbers, entities, plainValueSpelling, spelledEmails, stringLeaves } from './entities.js';
+import { endorsementFromState, endorsementOf, endorsementState, vouchesFor, type Endorsement, type EndorsementState } from './endorsement.js';
 import { foreignRequestVerbs } from './foreign-requests.js';
 import { asksReader, NOUN_OR_VERB, SAME_ACTION, turnReference, userAsks, verbUses, withoutNegatedVerbs, WRITE_VERBS, type UserAsks } from './requests.js';
 import { MAX_NAMES, MAX_PLANTED, plantedCalls, toolNameHash, toolNameKeys } from './planted-calls.js';
@@ -104,6 +105,10 @@ export interface SessionState {
   readonly trusted: readonly (readonly number[])[];
   /** The word hashes of the user's turns alone (see IpiSession); optional in state written before it, which reads the trusted words instead. */
   readonly userWords?: readonly number[];
+  /** The line the user's latest turn confirmed (decision 107); optional. */
+  readonly endorsed?: EndorsementState;
+  /** Whether the session has dropped a source (then no turn confirms a line); optional, false when absent. */
+  readonly dropped?: boolean;
   readonly words: readonly (readonly [number, number])[];
   readonly total: number;
   readonly baseline: RunningStatsState;
@@ -152,8 +157,12 @@ export class IpiSession {
   #firstRiskyCall = -1;
   /** What the user's own words ask for so far (see `userAsks`). */
   #userAsked: UserAsks = { question: false, change: false };
-  /** How many results had been read at the user's latest turn: a later turn may endorse a line of those read since. */
+  /** How many results had been read at the user's latest turn: a later turn may confirm a line of those read since. */
   #resultsAtUserTurn = 0;
+  /** The line the user's latest turn confirmed (decision 107), if any. */
+  #endorsement: Endorsement<Source> | undefined;
+  /** Whether the session has dropped a source: it can no longer tell that a line a turn names is the only one. */
+  #dropped = false;
   #ended = false;
   lastUsed = 0;
 
@@ -217,7 +226,7 @@ export class IpiSession {
       for (const [i, p] of passages.entries()) {
         if (Math.max(p.score, p.context) >= LEVELS.medium && this.#firstRiskyCall < 0) this.#firstRiskyCall = this.#calls;
         const request = asksReader(p.text) || foreign[i]!.length > 0 || (p.charged === true && chargedRequest);
-        added.push(new ObservedSource(observation.toolName || undefined, p.score, p.context, p.segment ?? p.score, result, request, calls, everyCall, request ? stepOf(p.text) : 0));
+        added.push(new ObservedSource(observation.toolName || undefined, p.score, p.context, p.segment ?? p.score, result, request, calls, everyCall, stepOf(p.text)));
       }
       // Shingled only where kept: past the source limit most lines of a long result are dropped as they arrive.
       // A line the result repeats (a status, a note on every record) is shingled once: sources never change their sets.
@@ -248,13 +257,10 @@ export class IpiSession {
       // What the turn forbids ("draft replies, don't post them") is none of what it asks for.
       const asking = withoutNegatedVerbs(content);
       if (role === 'user') {
-        // The line a short turn endorses ("Add that to my calendar") is the user's words from here on (see #adopted).
-        const adopted = this.#adopted(asking);
+        // The line a short turn confirms ("Add that to my calendar") vouches for its call until the user's next turn.
+        const ref = this.#results > this.#resultsAtUserTurn ? turnReference(asking) : undefined;
+        this.#endorsement = ref && endorsementOf(ref, this.#sources, this.#resultsAtUserTurn, LEVELS.high, !this.#dropped, wordHash);
         this.#resultsAtUserTurn = this.#results;
-        for (const src of adopted) {
-          src.sets.forEach((set, k) => addBounded(this.#trusted[k]!, set, SESSION_LIMITS.trustedHashes));
-          if (this.#userWords) addBounded(this.#userWords, src.sets[0]!, SESSION_LIMITS.trustedHashes);
-        }
         const asked = userAsks(asking);
         const was = this.#userAsked;
         this.#userAsked = { question: was.question || asked.question, change: was.change || asked.change };
@@ -270,24 +276,6 @@ export class IpiSession {
       }
       this.#count(sets[0]!);
     }
-  }
-
-  /**
-   * The line of a result read since the user's previous turn that this turn endorses (see turnReference): the one
-   * line numbered as the turn's step, or the one request line that holds every word the turn names. None when two
-   * lines qualify: an injected line written to match the turn must not win over the line the user meant, so neither
-   * is the user's. The line must ask its reader for a change (the user endorses a request, not a passage) and read
-   * below `high` on its own: a line that reads as an injection is not one a user follows by a word.
-   */
-  #adopted(turn: string): Source[] {
-    if (this.#results === this.#resultsAtUserTurn) return [];
-    const ref = turnReference(turn);
-    if (ref === undefined) return [];
-    const since = this.#resultsAtUserTurn;
-    const named = 'words' in ref ? ref.words.map(wordHash) : [];
-    const names = 'step' in ref ? (src: Source): boolean => src.step === ref.step : (src: Source): boolean => named.every((h) => src.sets[0]!.has(h));
-    const lines = this.#sources.filter((src) => src.request && src.result >= since && Math.max(src.score, src.segment) < LEVELS.high && names(src));
-    return lines.length === 1 ? lines : [];
   }
 
   /** Assess a pending call (checked by DetectorSession; no approval step: see IpiDetector for modes). */
@@ -317,7 +305,13 @@ export class IpiSession {
     const writeVerbs = verb !== undefined && WRITE_VERBS.has(verb) ? verbHashes(verb) : NO_VERBS;
     // A line may explain a write the user handed over (see #provenance); after a user who asked only for an answer, none does.
     const explainingVerbs = askedRead ? NO_VERBS : writeVerbs;
-    const prov = this.#provenance(leaves, named, explainingVerbs);
+    // Each term and the name written whole, singular or plural ("call UnlockDoors" names UnlockDoor): hashed once for
+    // toolTrusted and affinity, which read them alike.
+    const whole = joined.flatMap((name) => [wordHash(name), wordHash(`${name}s`)]);
+    const termHashes = terms.map((t) => [wordHash(t), wordHash(`${t}s`)]);
+    // The line the user's latest turn confirmed, where this call does what the user confirmed (decision 107).
+    const endorsed = this.#endorsement !== undefined && verb !== undefined && vouchesFor(this.#endorsement, verbHashes(verb), termHashes) ? this.#endorsement.line : undefined;
+    const prov = this.#provenance(leaves, named, explainingVerbs, endorsed);
     f('provenance', prov.value);
     f('copiedUntrusted', prov.copied);
     f('copiedRisk', prov.copiedRisk);
@@ -325,10 +319,6 @@ export class IpiSession {
     f('copiedSegment', prov.copiedSegment);
     f('argsTrusted', prov.trustedShare);
     f('novelEntity', prov.novel ? 1 : 0);
-    // Each term and the name written whole, singular or plural ("call UnlockDoors" names UnlockDoor): hashed once for
-    // toolTrusted and affinity, which read them alike.
-    const whole = joined.flatMap((name) => [wordHash(name), wordHash(`${name}s`)]);
-    const termHashes = terms.map((t) => [wordHash(t), wordHash(`${t}s`)]);
     // Whether the user named the tool decides affinity and requested too: read once.
     const toolTrusted = this.#termsTrusted(termHashes, whole);
     const affinity = toolTrusted ? { value: 0 } : this.#affinity(termHashes, whole);
@@ -345,9 +335,10 @@ export class IpiSession {
     f('noArgs', leaves.length === 0 ? 1 : 0);
     f('askedRead', askedRead ? 1 : 0);
     f('copiedRequest', prov.copiedRequest);
-    const verbTrusted = this.#verbTrusted(verb);
+    // A confirmed line names the action the user confirmed: its verb is the user's.
+    const verbTrusted = this.#verbTrusted(verb) || endorsed !== undefined;
     // A call the result wrote out asks for itself even where the user's words name the tool: they ask for the tool, not for this call.
-    const requested = this.#sources.some((src) => namesCall(src, named)) ? 1 : toolTrusted ? 0 : this.#requested(verb, writeVerbs, terms, whole, verbTrusted);
+    const requested = this.#sources.some((src) => namesCall(src, named)) ? 1 : toolTrusted ? 0 : this.#requested(verb, writeVerbs, terms, whole, verbTrusted, endorsed);
     f('requested', requested);
     f('verbTrusted', verbTrusted ? 1 : 0);
     // The change only a tool result asked for: the pattern of an injection obeyed, which pairwise products alone weigh too little.
@@ -411,6 +402,10 @@ export class IpiSession {
     });
     for (const src of added) this.#peakRisk = Math.max(this.#peakRisk, src.score, src.context);
     this.#sources = over > 0 ? all.filter((src) => !victims.has(src)) : all;
+    if (victims.size > 0) {
+      this.#dropped = true;
+      if (this.#endorsement && victims.has(this.#endorsement.line)) this.#endorsement = undefined;
+    }
     const arrived = victims.size > 0 ? new Set(added) : NO_SOURCES;
     const bump = (src: Source, by: number): void => {
       src.sets.forEach((set, k) => {
@@ -451,6 +446,7 @@ export class IpiSession {
   end(): void {
     this.#ended = true;
     this.#sources = [];
+    this.#endorsement = undefined;
     this.#risky = [];
     this.#held.forEach((m) => m.clear());
     this.#lost.forEach((m) => m.clear());
@@ -468,6 +464,8 @@ export class IpiSession {
       sources: this.#sources.map((s) => ({ ...(s.tool ? { tool: s.tool } : {}), score: s.score, context: s.context, segment: s.segment, result: s.result, ...(s.request ? { request: true } : {}), ...(s.calls.length > 0 ? { calls: [...s.calls] } : {}), ...(s.everyCall ? { everyCall: true } : {}), ...(s.step > 0 ? { step: s.step } : {}), sets: s.sets.map((set) => [...set]) })),
       trusted: this.#trusted.map((set) => [...set]),
       ...(this.#userWords ? { userWords: [...this.#userWords] } : {}),
+      ...(this.#endorsement ? { endorsed: endorsementState(this.#endorsement, this.#sources) } : {}),
+      ...(this.#dropped ? { dropped: true } : {}),
       words: [...this.#counts],
       total: this.#total,
       baseline: this.#baseline.toJSON(),
@@ -517,6 +515,9 @@ export class IpiSession {
     }));
     s.trusted.forEach((set, k) => hashes(set, SESSION_LIMITS.trustedHashes, `"trusted[${k}]"`).forEach((h) => session.#trusted[k]!.add(h)));
     session.#userWords = s.userWords === undefined ? null : new Set(hashes(s.userWords, SESSION_LIMITS.trustedHashes, '"userWords"'));
+    if (s.dropped !== undefined && typeof s.dropped !== 'boolean') bad('"dropped" must be a boolean');
+    session.#dropped = s.dropped === true;
+    if (s.endorsed !== undefined) session.#endorsement = endorsementFromState(s.endorsed, session.#sources, (xs, what) => hashes(xs, SESSION_LIMITS.trustedHashes, what), bad);
     for (const pair of s.words) {
       if (!Array.isArray(pair) || pair.length !== 2 || !Number.isInteger(pair[0]) || !Number.isSafeInteger(pair[1]) || pair[1] < 1) bad('"words" must be [hash, count] pairs');
       session.#counts.set(pair[0], pair[1]);
@@ -549,7 +550,7 @@ export class IpiSession {
    * add_member(Mia, team-backend) though an injected line of the same message names
    * the same channel (decision 104).
    */
-  #provenance(leaves: readonly { path: string; value: string }[], named: readonly number[], explainingVerbs: readonly number[]): { value: number; copied: number; copiedRisk: number; copiedContext: number; copiedSegment: number; copiedRequest: number; trustedShare: number; novel: boolean; detail?: string } {
+  #provenance(leaves: readonly { path: string; value: string }[], named: readonly number[], explainingVerbs: readonly number[], confirmed?: Source): { value: number; copied: number; copiedRisk: number; copiedContext: number; copiedSegment: number; copiedRequest: number; trustedShare: number; novel: boolean; detail?: string } {
     let best = 0;
     let copied = 0;
     let copiedRisk = 0;
@@ -609,7 +610,9 @@ export class IpiSession {
         const mine = runs[k - 1]!;
         // Single common words prove little: require an entity-like token or several words.
         const strength = wordCount >= 3 || /[@./:\d]/.test(candidate) ? 1 : wordCount === 2 ? 0.6 : 0.25;
-        const inTrusted = allIn(mine, this.#trusted[k - 1]!);
+        // A value of the line the user confirmed is the user's, but an address, an account or a link: the user confirmed
+        // the action, and a line written to be confirmed names the attacker's recipient (decision 107).
+        const inTrusted = allIn(mine, this.#trusted[k - 1]!) || (confirmed !== undefined && !isEntity.has(candidate) && !urls && allIn(mine, confirmed.sets[k - 1]!));
         // A host is part of a value already counted: it does not add to the share of trusted values.
         if (strength >= 0.6 && !urls) {
           specific++;
@@ -716,14 +719,15 @@ export class IpiSession {
    * that holds this very call in an agent's call syntax asks for it: see `evaluate`.)
    * `verbs`: the hashes of the tool's verb and its synonyms when the tool writes, else none.
    */
-  #requested(verb: string | undefined, verbs: readonly number[], terms: readonly string[], whole: readonly number[], verbTrusted: boolean): number {
+  #requested(verb: string | undefined, verbs: readonly number[], terms: readonly string[], whole: readonly number[], verbTrusted: boolean, confirmed?: Source): number {
     if (terms.length === 0) return 0;
     const variants = terms.map((t) => [t, ...(SAME_ACTION[t] ?? [])].flatMap((w) => [wordHash(w), wordHash(`${w}s`)]));
     const asked = this.#askingWords();
     const userNamedVerb = verbs.length > 0 && verbTrusted;
     let best = 0;
     for (const src of this.#sources) {
-      if (!src.request) continue;
+      // The line the user confirmed asks for what the user asked for.
+      if (!src.request || src === confirmed) continue;
       const line = src.sets[0]!;
       if (namesTool(variants, whole, line)) return 1;
       if (userNamedVerb || !verbs.some((h) => line.has(h))) continue;
