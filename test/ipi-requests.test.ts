@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksReader, turnReference, userAsks, verbUses, withoutNegatedVerbs } from '../src/ipi/requests.js';
+import { asksReader, userAsks, verbUses, withoutNegatedVerbs } from '../src/ipi/requests.js';
 
 describe('asksReader: a line that asks its reader for a change', () => {
   it.each([
@@ -266,35 +266,5 @@ describe('withoutNegatedVerbs: what a turn forbids is none of what it asks for',
     expect(userAsks(withoutNegatedVerbs('List the old files; do not delete anything.')).change).toBe(false);
     expect(userAsks(withoutNegatedVerbs('List the old files; delete nothing.')).change).toBe(false);
     expect(userAsks(withoutNegatedVerbs('List the old files; delete nothing but the drafts.')).change).toBe(true);
-  });
-});
-
-describe('turnReference: the line of a result a short user turn endorses', () => {
-  it.each([
-    ['Add that to my calendar.', { words: ['add', 'your', 'calendar'], verbs: ['add'] }],
-    ['Yes, please add it.', { words: ['add'], verbs: ['add'] }],
-    ['Forward it to Bob.', { words: ['forward', 'bob'], verbs: ['forward'] }],
-    // The user's words for themselves as a line addressed to them writes them: "forward it to me" needs a "you".
-    ['Forward it to me.', { words: ['forward', 'you'], verbs: ['forward'] }],
-    ['Looks good, go ahead with step 1.', { step: 1 }],
-    ['Do item #2 now.', { step: 2 }],
-  ])('reads %s as %j', (text, ref) => expect(turnReference(text)).toEqual(ref));
-
-  it.each([
-    // A generic verb asks for whatever the result asks; no back-reference, or a long turn, is a request of its own.
-    'Yes, do it.', 'Follow those instructions.', 'Go ahead.', 'Add the all-hands to my calendar.', '',
-    'Add that to my calendar, then draft a reply to Sam saying I will be there and copy Anna and Lee on it.',
-    // A step named in anything but a pure confirmation, or step 0, confirms nothing.
-    "Don't do step 2.", 'Skip step 2, go ahead with step 1 and 3.', 'What does step 2 mean?', 'Tell Ann I have questions about item 3.',
-    "Let's go with option 2.", 'Go ahead with step 0.', 'Add that?', "Don't add that.",
-  ])('reads %j as naming no line', (text) => expect(turnReference(text)).toBeUndefined());
-
-  it('reads a long turn in linear time', () => {
-    // Blanks between "step" and its number, however many, must not cost the turn's length squared.
-    for (const text of [`step${' '.repeat(1 << 17)}x`, `step${'\t'.repeat(1 << 17)}#`, 'step '.repeat(1 << 15)]) {
-      const started = performance.now();
-      turnReference(text);
-      expect(performance.now() - started).toBeLessThan(2_000);
-    }
   });
 });

@@ -3,9 +3,8 @@ import { describe, ParapetStateError, ParapetTypeError } from '../bindings/error
 import { levelOf, LEVELS } from './calibration.js';
 import { syntaxReadingsOf } from './breaks.js';
 import { compactNumbers, entities, plainValueSpelling, spelledEmails, stringLeaves } from './entities.js';
-import { endorsementFromState, endorsementOf, endorsementState, vouchesFor, type Endorsement, type EndorsementState } from './endorsement.js';
 import { foreignRequestVerbs } from './foreign-requests.js';
-import { asksReader, NOUN_OR_VERB, SAME_ACTION, turnReference, userAsks, verbUses, withoutNegatedVerbs, WRITE_VERBS, type UserAsks } from './requests.js';
+import { asksReader, NOUN_OR_VERB, SAME_ACTION, userAsks, verbUses, withoutNegatedVerbs, WRITE_VERBS, type UserAsks } from './requests.js';
 import { MAX_NAMES, MAX_PLANTED, plantedCalls, toolNameHash, toolNameKeys } from './planted-calls.js';
 import { readToolName } from './tool-names.js';
 import { TRACE_FEATURES, type TraceScorer } from './trace-model.js';
@@ -54,7 +53,6 @@ interface Source {
   readonly request: boolean; // the line asks its reader for a change (see asksReader)
   readonly calls: readonly number[]; // tools its result names in call syntax, as toolNameHash of each toolNameKeys form (see plantedCalls)
   readonly everyCall: boolean; // its result names more tools in the syntax only calls use than are kept: taken to name every tool (see plantedCalls)
-  readonly step: number; // the number its line opens with ("1. Create branch …", "Step 2:"), 0 when none: what "go ahead with step 1" names
   sets: readonly ReadonlySet<number>[]; // set by #addSources for a passage it keeps or remembers as lost; never changed after (a repeated line shares them)
 }
 
@@ -78,7 +76,6 @@ class ObservedSource implements Source {
     readonly request: boolean,
     readonly calls: readonly number[],
     readonly everyCall: boolean,
-    readonly step: number,
   ) {}
 }
 
@@ -95,20 +92,14 @@ export interface SessionState {
   readonly firstRiskyCall: number;
   /** The highest passage score the session ever read (passages may have been dropped since); optional in state written before it. */
   readonly peakRisk?: number;
-  /** How many results had been read at the user's latest turn (see IpiSession); optional in state written before it, read as `results`. */
-  readonly resultsAtUserTurn?: number;
   /** What the user's words so far ask for (the `askedRead` feature); optional in state written before it. */
   readonly asked?: { readonly question: boolean; readonly change: boolean };
   /** Per k, [hash, risk] of the risky passages dropped (see IpiSession); optional in state written before it. */
   readonly lost?: readonly (readonly (readonly [number, number])[])[];
-  readonly sources: readonly { readonly tool?: string; readonly score: number; readonly context: number; readonly segment?: number; readonly result: number; readonly request?: boolean; readonly calls?: readonly number[]; readonly everyCall?: boolean; readonly step?: number; readonly sets: readonly (readonly number[])[] }[];
+  readonly sources: readonly { readonly tool?: string; readonly score: number; readonly context: number; readonly segment?: number; readonly result: number; readonly request?: boolean; readonly calls?: readonly number[]; readonly everyCall?: boolean; readonly sets: readonly (readonly number[])[] }[];
   readonly trusted: readonly (readonly number[])[];
   /** The word hashes of the user's turns alone (see IpiSession); optional in state written before it, which reads the trusted words instead. */
   readonly userWords?: readonly number[];
-  /** The line the user's latest turn confirmed (decision 107); optional. */
-  readonly endorsed?: EndorsementState;
-  /** Whether the session has dropped a source (then no turn confirms a line); optional, false when absent. */
-  readonly dropped?: boolean;
   readonly words: readonly (readonly [number, number])[];
   readonly total: number;
   readonly baseline: RunningStatsState;
@@ -157,12 +148,6 @@ export class IpiSession {
   #firstRiskyCall = -1;
   /** What the user's own words ask for so far (see `userAsks`). */
   #userAsked: UserAsks = { question: false, change: false };
-  /** How many results had been read at the user's latest turn: a later turn may confirm a line of those read since. */
-  #resultsAtUserTurn = 0;
-  /** The line the user's latest turn confirmed (decision 107), if any. */
-  #endorsement: Endorsement<Source> | undefined;
-  /** Whether the session has dropped a source: it can no longer tell that a line a turn names is the only one. */
-  #dropped = false;
   #ended = false;
   lastUsed = 0;
 
@@ -226,7 +211,7 @@ export class IpiSession {
       for (const [i, p] of passages.entries()) {
         if (Math.max(p.score, p.context) >= LEVELS.medium && this.#firstRiskyCall < 0) this.#firstRiskyCall = this.#calls;
         const request = asksReader(p.text) || foreign[i]!.length > 0 || (p.charged === true && chargedRequest);
-        added.push(new ObservedSource(observation.toolName || undefined, p.score, p.context, p.segment ?? p.score, result, request, calls, everyCall, stepOf(p.text)));
+        added.push(new ObservedSource(observation.toolName || undefined, p.score, p.context, p.segment ?? p.score, result, request, calls, everyCall));
       }
       // Shingled only where kept: past the source limit most lines of a long result are dropped as they arrive.
       // A line the result repeats (a status, a note on every record) is shingled once: sources never change their sets.
@@ -257,10 +242,6 @@ export class IpiSession {
       // What the turn forbids ("draft replies, don't post them") is none of what it asks for.
       const asking = withoutNegatedVerbs(content);
       if (role === 'user') {
-        // The line a short turn confirms ("Add that to my calendar") vouches for its call until the user's next turn.
-        const ref = this.#results > this.#resultsAtUserTurn ? turnReference(asking) : undefined;
-        this.#endorsement = ref && endorsementOf(ref, this.#sources, this.#resultsAtUserTurn, LEVELS.high, !this.#dropped, wordHash);
-        this.#resultsAtUserTurn = this.#results;
         const asked = userAsks(asking);
         const was = this.#userAsked;
         this.#userAsked = { question: was.question || asked.question, change: was.change || asked.change };
@@ -305,13 +286,7 @@ export class IpiSession {
     const writeVerbs = verb !== undefined && WRITE_VERBS.has(verb) ? verbHashes(verb) : NO_VERBS;
     // A line may explain a write the user handed over (see #provenance); after a user who asked only for an answer, none does.
     const explainingVerbs = askedRead ? NO_VERBS : writeVerbs;
-    // Each term and the name written whole, singular or plural ("call UnlockDoors" names UnlockDoor): hashed once for
-    // toolTrusted and affinity, which read them alike.
-    const whole = joined.flatMap((name) => [wordHash(name), wordHash(`${name}s`)]);
-    const termHashes = terms.map((t) => [wordHash(t), wordHash(`${t}s`)]);
-    // The line the user's latest turn confirmed, where this call does what the user confirmed (decision 107).
-    const endorsed = this.#endorsement !== undefined && verb !== undefined && vouchesFor(this.#endorsement, verbHashes(verb), termHashes) ? this.#endorsement.line : undefined;
-    const prov = this.#provenance(leaves, named, explainingVerbs, endorsed);
+    const prov = this.#provenance(leaves, named, explainingVerbs);
     f('provenance', prov.value);
     f('copiedUntrusted', prov.copied);
     f('copiedRisk', prov.copiedRisk);
@@ -319,6 +294,10 @@ export class IpiSession {
     f('copiedSegment', prov.copiedSegment);
     f('argsTrusted', prov.trustedShare);
     f('novelEntity', prov.novel ? 1 : 0);
+    // Each term and the name written whole, singular or plural ("call UnlockDoors" names UnlockDoor): hashed once for
+    // toolTrusted and affinity, which read them alike.
+    const whole = joined.flatMap((name) => [wordHash(name), wordHash(`${name}s`)]);
+    const termHashes = terms.map((t) => [wordHash(t), wordHash(`${t}s`)]);
     // Whether the user named the tool decides affinity and requested too: read once.
     const toolTrusted = this.#termsTrusted(termHashes, whole);
     const affinity = toolTrusted ? { value: 0 } : this.#affinity(termHashes, whole);
@@ -335,10 +314,9 @@ export class IpiSession {
     f('noArgs', leaves.length === 0 ? 1 : 0);
     f('askedRead', askedRead ? 1 : 0);
     f('copiedRequest', prov.copiedRequest);
-    // A confirmed line names the action the user confirmed: its verb is the user's.
-    const verbTrusted = this.#verbTrusted(verb) || endorsed !== undefined;
+    const verbTrusted = this.#verbTrusted(verb);
     // A call the result wrote out asks for itself even where the user's words name the tool: they ask for the tool, not for this call.
-    const requested = this.#sources.some((src) => namesCall(src, named)) ? 1 : toolTrusted ? 0 : this.#requested(verb, writeVerbs, terms, whole, verbTrusted, endorsed);
+    const requested = this.#sources.some((src) => namesCall(src, named)) ? 1 : toolTrusted ? 0 : this.#requested(verb, writeVerbs, terms, whole, verbTrusted);
     f('requested', requested);
     f('verbTrusted', verbTrusted ? 1 : 0);
     // The change only a tool result asked for: the pattern of an injection obeyed, which pairwise products alone weigh too little.
@@ -402,10 +380,6 @@ export class IpiSession {
     });
     for (const src of added) this.#peakRisk = Math.max(this.#peakRisk, src.score, src.context);
     this.#sources = over > 0 ? all.filter((src) => !victims.has(src)) : all;
-    if (victims.size > 0) {
-      this.#dropped = true;
-      if (this.#endorsement && victims.has(this.#endorsement.line)) this.#endorsement = undefined;
-    }
     const arrived = victims.size > 0 ? new Set(added) : NO_SOURCES;
     const bump = (src: Source, by: number): void => {
       src.sets.forEach((set, k) => {
@@ -446,7 +420,6 @@ export class IpiSession {
   end(): void {
     this.#ended = true;
     this.#sources = [];
-    this.#endorsement = undefined;
     this.#risky = [];
     this.#held.forEach((m) => m.clear());
     this.#lost.forEach((m) => m.clear());
@@ -460,12 +433,10 @@ export class IpiSession {
   toJSON(): SessionState {
     this.#assertLive();
     return {
-      v: 2, id: this.id, calls: this.#calls, results: this.#results, firstRiskyCall: this.#firstRiskyCall, peakRisk: this.#peakRisk, resultsAtUserTurn: this.#resultsAtUserTurn, asked: { ...this.#userAsked }, lost: this.#lost.map((m) => [...m]),
-      sources: this.#sources.map((s) => ({ ...(s.tool ? { tool: s.tool } : {}), score: s.score, context: s.context, segment: s.segment, result: s.result, ...(s.request ? { request: true } : {}), ...(s.calls.length > 0 ? { calls: [...s.calls] } : {}), ...(s.everyCall ? { everyCall: true } : {}), ...(s.step > 0 ? { step: s.step } : {}), sets: s.sets.map((set) => [...set]) })),
+      v: 2, id: this.id, calls: this.#calls, results: this.#results, firstRiskyCall: this.#firstRiskyCall, peakRisk: this.#peakRisk, asked: { ...this.#userAsked }, lost: this.#lost.map((m) => [...m]),
+      sources: this.#sources.map((s) => ({ ...(s.tool ? { tool: s.tool } : {}), score: s.score, context: s.context, segment: s.segment, result: s.result, ...(s.request ? { request: true } : {}), ...(s.calls.length > 0 ? { calls: [...s.calls] } : {}), ...(s.everyCall ? { everyCall: true } : {}), sets: s.sets.map((set) => [...set]) })),
       trusted: this.#trusted.map((set) => [...set]),
       ...(this.#userWords ? { userWords: [...this.#userWords] } : {}),
-      ...(this.#endorsement ? { endorsed: endorsementState(this.#endorsement, this.#sources) } : {}),
-      ...(this.#dropped ? { dropped: true } : {}),
       words: [...this.#counts],
       total: this.#total,
       baseline: this.#baseline.toJSON(),
@@ -499,25 +470,19 @@ export class IpiSession {
     session.#firstRiskyCall = s.firstRiskyCall;
     if (s.peakRisk !== undefined && !unit(s.peakRisk)) bad('"peakRisk" must be a number in [0, 1]');
     session.#peakRisk = s.peakRisk ?? 0;
-    if (s.resultsAtUserTurn !== undefined && !(Number.isSafeInteger(s.resultsAtUserTurn) && s.resultsAtUserTurn >= 0 && s.resultsAtUserTurn <= s.results)) bad('"resultsAtUserTurn" must be an integer in [0, results]');
-    // Written before it: no line read before the resume is endorsed by a later turn.
-    session.#resultsAtUserTurn = s.resultsAtUserTurn ?? s.results;
     if (s.asked !== undefined) {
       const a = s.asked as unknown as Record<string, unknown> | null;
       if (typeof a !== 'object' || a === null || typeof a.question !== 'boolean' || typeof a.change !== 'boolean') bad('"asked" must be { question, change }, each a boolean');
       session.#userAsked = { question: s.asked.question, change: s.asked.change };
     }
     session.#addSources(s.sources.map((src, i) => {
-      if (typeof src !== 'object' || src === null || !unit(src.score) || !unit(src.context) || (src.segment !== undefined && !unit(src.segment)) || !Number.isSafeInteger(src.result) || (src.tool !== undefined && typeof src.tool !== 'string') || (src.request !== undefined && typeof src.request !== 'boolean') || (src.calls !== undefined && !(Array.isArray(src.calls) && src.calls.length <= MAX_PLANTED && src.calls.every((h) => Number.isInteger(h) && h >= 0 && h <= 0xffffffff))) || (src.everyCall !== undefined && typeof src.everyCall !== 'boolean') || (src.step !== undefined && !(Number.isInteger(src.step) && src.step >= 0 && src.step <= MAX_STEP)) || !Array.isArray(src.sets) || src.sets.length !== MAX_K) bad(`"sources[${i}]" is malformed`);
-      const source = new ObservedSource(src.tool, src.score, src.context, src.segment ?? src.score, src.result, src.request === true, src.calls && src.calls.length > 0 ? [...src.calls] : NO_CALLS, src.everyCall === true, src.step ?? 0);
+      if (typeof src !== 'object' || src === null || !unit(src.score) || !unit(src.context) || (src.segment !== undefined && !unit(src.segment)) || !Number.isSafeInteger(src.result) || (src.tool !== undefined && typeof src.tool !== 'string') || (src.request !== undefined && typeof src.request !== 'boolean') || (src.calls !== undefined && !(Array.isArray(src.calls) && src.calls.length <= MAX_PLANTED && src.calls.every((h) => Number.isInteger(h) && h >= 0 && h <= 0xffffffff))) || (src.everyCall !== undefined && typeof src.everyCall !== 'boolean') || !Array.isArray(src.sets) || src.sets.length !== MAX_K) bad(`"sources[${i}]" is malformed`);
+      const source = new ObservedSource(src.tool, src.score, src.context, src.segment ?? src.score, src.result, src.request === true, src.calls && src.calls.length > 0 ? [...src.calls] : NO_CALLS, src.everyCall === true);
       source.sets = src.sets.map((set, k) => new Set(hashes(set, 4096, `"sources[${i}].sets[${k}]"`)));
       return source;
     }));
     s.trusted.forEach((set, k) => hashes(set, SESSION_LIMITS.trustedHashes, `"trusted[${k}]"`).forEach((h) => session.#trusted[k]!.add(h)));
     session.#userWords = s.userWords === undefined ? null : new Set(hashes(s.userWords, SESSION_LIMITS.trustedHashes, '"userWords"'));
-    if (s.dropped !== undefined && typeof s.dropped !== 'boolean') bad('"dropped" must be a boolean');
-    session.#dropped = s.dropped === true;
-    if (s.endorsed !== undefined) session.#endorsement = endorsementFromState(s.endorsed, session.#sources, (xs, what) => hashes(xs, SESSION_LIMITS.trustedHashes, what), bad);
     for (const pair of s.words) {
       if (!Array.isArray(pair) || pair.length !== 2 || !Number.isInteger(pair[0]) || !Number.isSafeInteger(pair[1]) || pair[1] < 1) bad('"words" must be [hash, count] pairs');
       session.#counts.set(pair[0], pair[1]);
@@ -550,7 +515,7 @@ export class IpiSession {
    * add_member(Mia, team-backend) though an injected line of the same message names
    * the same channel (decision 104).
    */
-  #provenance(leaves: readonly { path: string; value: string }[], named: readonly number[], explainingVerbs: readonly number[], confirmed?: Source): { value: number; copied: number; copiedRisk: number; copiedContext: number; copiedSegment: number; copiedRequest: number; trustedShare: number; novel: boolean; detail?: string } {
+  #provenance(leaves: readonly { path: string; value: string }[], named: readonly number[], explainingVerbs: readonly number[]): { value: number; copied: number; copiedRisk: number; copiedContext: number; copiedSegment: number; copiedRequest: number; trustedShare: number; novel: boolean; detail?: string } {
     let best = 0;
     let copied = 0;
     let copiedRisk = 0;
@@ -610,9 +575,7 @@ export class IpiSession {
         const mine = runs[k - 1]!;
         // Single common words prove little: require an entity-like token or several words.
         const strength = wordCount >= 3 || /[@./:\d]/.test(candidate) ? 1 : wordCount === 2 ? 0.6 : 0.25;
-        // A value of the line the user confirmed is the user's, but an address, an account or a link: the user confirmed
-        // the action, and a line written to be confirmed names the attacker's recipient (decision 107).
-        const inTrusted = allIn(mine, this.#trusted[k - 1]!) || (confirmed !== undefined && !isEntity.has(candidate) && !urls && allIn(mine, confirmed.sets[k - 1]!));
+        const inTrusted = allIn(mine, this.#trusted[k - 1]!);
         // A host is part of a value already counted: it does not add to the share of trusted values.
         if (strength >= 0.6 && !urls) {
           specific++;
@@ -719,15 +682,14 @@ export class IpiSession {
    * that holds this very call in an agent's call syntax asks for it: see `evaluate`.)
    * `verbs`: the hashes of the tool's verb and its synonyms when the tool writes, else none.
    */
-  #requested(verb: string | undefined, verbs: readonly number[], terms: readonly string[], whole: readonly number[], verbTrusted: boolean, confirmed?: Source): number {
+  #requested(verb: string | undefined, verbs: readonly number[], terms: readonly string[], whole: readonly number[], verbTrusted: boolean): number {
     if (terms.length === 0) return 0;
     const variants = terms.map((t) => [t, ...(SAME_ACTION[t] ?? [])].flatMap((w) => [wordHash(w), wordHash(`${w}s`)]));
     const asked = this.#askingWords();
     const userNamedVerb = verbs.length > 0 && verbTrusted;
     let best = 0;
     for (const src of this.#sources) {
-      // The line the user confirmed asks for what the user asked for.
-      if (!src.request || src === confirmed) continue;
+      if (!src.request) continue;
       const line = src.sets[0]!;
       if (namesTool(variants, whole, line)) return 1;
       if (userNamedVerb || !verbs.some((h) => line.has(h))) continue;
@@ -810,15 +772,6 @@ function unit(x: unknown): boolean {
 }
 
 /** Add hashes to a bounded set: once full, new hashes are not kept (the oldest stay: a session's opening prompt matters most). */
-/** The number a line opens with as a plan's or a list's item: "1. Create branch …", "2) Patch …", "Step 3: Open a PR". */
-function stepOf(line: string): number {
-  const m = STEP_OPENER.exec(line);
-  return m ? Number(m[1]) : 0;
-}
-const STEP_OPENER = /^\s*(?:step\s*)?(\d{1,2})\s*[.):]\s/i;
-/** The highest step a line may carry (two digits): what state may hold. */
-const MAX_STEP = 99;
-
 function addBounded(set: Set<number>, hashes: Iterable<number>, max: number): void {
   for (const h of hashes) {
     if (set.size >= max) return;
