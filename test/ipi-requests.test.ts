@@ -106,7 +106,7 @@ describe('userAsks: what a user turn asks for', () => {
   it('tells a question from a request for a change', () => {
     expect(userAsks('What is on my calendar this week?')).toEqual({ question: true, change: false });
     expect(userAsks('Could you email bob@example.com the Q2 report?')).toEqual({ question: true, change: true });
-    expect(userAsks('Tell me my balance.')).toEqual({ question: false, change: false });
+    expect(userAsks('Tell me my balance.')).toEqual({ question: true, change: false });
     expect(userAsks('Forward the first one to Bob.')).toEqual({ question: false, change: true });
     // The verbs that move money and goods are read in tool results only: in a question they ask for nothing.
     for (const q of ['When will my order ship?', 'Should I sell my ACME shares?', 'Why does the page redirect to the login?', 'Can I withdraw cash abroad?', 'Should I cash out my shares?']) {
@@ -122,6 +122,27 @@ describe('userAsks: what a user turn asks for', () => {
     expect(userAsks('Review the PR and approve/reject it.').change).toBe(true);
     expect(userAsks('Review the PR.Then merge it.').change).toBe(true);
     expect(userAsks('Review deploy/k8s/api.yaml, then deploy it.').change).toBe(true);
+  });
+
+  it('reads a verb that names a thing inside a noun, or closes a question, as no change', () => {
+    for (const q of ['Give me a summary of the incident report.', 'Look at the staging deploy logs and tell me what failed.', 'Check the logs for the payment service and report back.', 'What does the reset script do?']) {
+      expect(userAsks(q).change, q).toBe(false);
+    }
+    for (const q of ['Report the outage to the vendor.', 'Check the logs and report the bug.', 'Check the build; if green, deploy.', 'Build and deploy it.', 'Can you deploy the app?', 'Please do.']) {
+      expect(userAsks(q).change, q).toBe(true);
+    }
+    // "tell me …" and "fetch …" open a turn that asks for an answer.
+    expect(userAsks('Tell me who is on call this week.')).toEqual({ question: true, change: false });
+    expect(userAsks('Fetch the weather for Berlin.')).toEqual({ question: true, change: false });
+  });
+
+  it('reads a long turn in linear time', () => {
+    // A clause's start was read past any run of blanks: a turn of newlines cost its length squared (7 s for 64 Ki).
+    for (const text of ['\n'.repeat(1 << 17), '. '.repeat(1 << 17), 'email\n'.repeat(1 << 16), 'and '.repeat(1 << 16)]) {
+      const started = performance.now();
+      userAsks(text);
+      expect(performance.now() - started).toBeLessThan(2_000);
+    }
   });
 
   it('reads a turn that opens with a reading verb as asking for an answer', () => {

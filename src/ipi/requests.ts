@@ -43,14 +43,20 @@ const ANSWER_VERBS = new Set(['tell', 'give', 'let']);
 /** "do" before a subject is a question's auxiliary ("how many meetings do I have?"), not "do what she asked". */
 const SUBJECTS = new Set(['i', 'you', 'we', 'they', 'he', 'she', 'it', 'my', 'the', 'a', 'an', 'this', 'that', 'these', 'those', 'any', 'anyone', 'everyone']);
 
+/** Asking verbs that a user's turn uses as often inside a noun ("incident report", "deploy logs"): see VERB_PLACES. */
+const COMPOUND_NOUNS = new Set(['report', 'deploy']);
+/** The words after which a word of COMPOUND_NOUNS is a verb (the empty string: the turn's start). */
+const VERB_PLACES = new Set(['', 'and', 'then', 'please', 'you', 'to', 'also']);
+const COMPOUND_OPENS = new RegExp(`(?:^|[.,;:!?\\n][ \\t]*)(?:${[...COMPOUND_NOUNS].join('|')})\\b(?!\\s+back\\b)`, 'i');
+
 /** Verbs that open a turn asking for an answer, not a change: "Review pull request 42 and summarise it". */
 const READING_VERBS = new Set([
   'review', 'look', 'read', 'summarise', 'summarize', 'check', 'find', 'show', 'list', 'search', 'describe', 'explain', 'compare', 'count', 'skim',
-  'translate', 'analyse', 'analyze', 'proofread',
+  'translate', 'analyse', 'analyze', 'proofread', 'fetch',
 ]);
 
 /** Phrases that open a turn asking for an answer as a reading verb does: "Go through my inbox and summarise it", "Catch me up on #ops". */
-const READING_OPENERS: readonly (readonly string[])[] = [['go', 'through'], ['go', 'over'], ['catch', 'me', 'up'], ['look', 'through']];
+const READING_OPENERS: readonly (readonly string[])[] = [['go', 'through'], ['go', 'over'], ['catch', 'me', 'up'], ['look', 'through'], ['tell', 'me']];
 
 /** Words after which an asking verb is a noun in a user's turn: determiners and prepositions. */
 const NOUN_BEFORE = new Set([
@@ -174,7 +180,7 @@ const JOINS_NEGATED = new Set(['or', 'nor']);
  * "Message ID 8812" or "Email Address of the sender" reads as a name would ("Email Bob"), so a name does not count.
  */
 const NOUN_VERB_OPENS = new RegExp(
-  `(?:^|[.,;:!?\\n]\\s*|\\b(?:and|then)\\s+)(?:${[...NOUN_VERBS].join('|')})\\s+(?:(?:${[...OBJECTS].join('|')})\\b|[\\w.+-]+@)`,
+  `(?:^|[.,;:!?\\n][ \\t]*|\\b(?:and|then)\\s+)(?:${[...NOUN_VERBS].join('|')})\\s+(?:(?:${[...OBJECTS].join('|')})\\b|[\\w.+-]+@)`,
   'i',
 );
 
@@ -435,6 +441,11 @@ export function userAsks(text: string): UserAsks {
     if (w === 'do' && (SUBJECTS.has(words[i + 1] ?? '') || words[i + 1] === 'not')) continue;
     // "go through the thread", "go over the notes": reading, not an errand.
     if (w === 'go' && (words[i + 1] === 'through' || words[i + 1] === 'over')) continue;
+    // "What does the reset script do?": the question's own verb, last in it.
+    if (w === 'do' && words[i + 1] === undefined && text.includes('?')) continue;
+    // "report back" is an answer; "the incident report", "the staging deploy logs" name things: these verbs are verbs
+    // only where the turn opens with them or after "and", "then", "please", "you" or "to" ("and report the bug").
+    if (COMPOUND_NOUNS.has(w) && (words[i + 1] === 'back' || !VERB_PLACES.has(words[i - 1] ?? ''))) continue;
     // "whether it fixes the issue", "look at issue 311", "the customer's issue": after a determiner, a preposition
     // or a possessive the word is a noun.
     if (nounFollows(words, i)) continue;
@@ -442,6 +453,8 @@ export function userAsks(text: string): UserAsks {
   }
   // "Read the memo. Email him the summary.", "…, text him back": a noun-verb opening a clause, its object after it.
   if (!change && NOUN_VERB_OPENS.test(text)) change = true;
+  // "Check the build; if green, deploy.": a word of COMPOUND_NOUNS that opens a clause is its verb.
+  if (!change && COMPOUND_OPENS.test(text)) change = true;
   // "Leite die Rechnung an Anna weiter": a change asked in another language the generator writes ("öffne die Mail"
   // asks to open it, which a user's English turn does not count as a change either).
   if (!change && foreignRequestVerbs(text).some((verb) => ASKING_VERBS.has(verb))) change = true;
