@@ -124,11 +124,18 @@ describe('userAsks: what a user turn asks for', () => {
     expect(userAsks('Review deploy/k8s/api.yaml, then deploy it.').change).toBe(true);
   });
 
-  it('reads a verb that names a thing inside a noun, or closes a question, as no change', () => {
+  it('reads a verb that names a thing inside a noun, closes a question or is the user\'s own act as no change', () => {
     for (const q of ['Give me a summary of the incident report.', 'Look at the staging deploy logs and tell me what failed.', 'Check the logs for the payment service and report back.', 'What does the reset script do?']) {
       expect(userAsks(q).change, q).toBe(false);
     }
     for (const q of ['Report the outage to the vendor.', 'Check the logs and report the bug.', 'Check the build; if green, deploy.', 'Build and deploy it.', 'Can you deploy the app?', 'Please do.']) {
+      expect(userAsks(q).change, q).toBe(true);
+    }
+    // A verb whose subject is the user is the user's own act: a question about it asks for an answer.
+    for (const q of ['How do I cancel my subscription?', 'Should I pay the invoice now?', 'What happens if I merge this branch?', "I'll send it myself, just check the wording."]) {
+      expect(userAsks(q).change, q).toBe(false);
+    }
+    for (const q of ['Can you delete this file?', 'Could we move the meeting to Friday?', 'Please pay the bill; I approve it.']) {
       expect(userAsks(q).change, q).toBe(true);
     }
     // "tell me …" and "fetch …" open a turn that asks for an answer.

@@ -43,6 +43,9 @@ const ANSWER_VERBS = new Set(['tell', 'give', 'let']);
 /** "do" before a subject is a question's auxiliary ("how many meetings do I have?"), not "do what she asked". */
 const SUBJECTS = new Set(['i', 'you', 'we', 'they', 'he', 'she', 'it', 'my', 'the', 'a', 'an', 'this', 'that', 'these', 'those', 'any', 'anyone', 'everyone']);
 
+/** Words between "I" and a verb that keep the user its subject: "should I pay", "I'll send", "I can't approve". */
+const MODALS = new Set(['can', 'could', 'should', 'shall', 'will', 'would', 'may', 'might', 'must', 'll', 'd', 'do', 'did', 'also', 'just', 'then', 'cannot']);
+
 /** Asking verbs that a user's turn uses as often inside a noun ("incident report", "deploy logs"): see VERB_PLACES. */
 const COMPOUND_NOUNS = new Set(['report', 'deploy']);
 /** The words after which a word of COMPOUND_NOUNS is a verb (the empty string: the turn's start). */
@@ -441,6 +444,9 @@ export function userAsks(text: string): UserAsks {
     if (w === 'do' && (SUBJECTS.has(words[i + 1] ?? '') || words[i + 1] === 'not')) continue;
     // "go through the thread", "go over the notes": reading, not an errand.
     if (w === 'go' && (words[i + 1] === 'through' || words[i + 1] === 'over')) continue;
+    // "How do I cancel my subscription?", "Should I pay it?", "I'll send it myself": the user's own act, not an errand.
+    // Not "we": "could we move the meeting to Friday?" asks the agent to.
+    if (words[i - 1] === 'i' || (words[i - 2] === 'i' && MODALS.has(words[i - 1] ?? ''))) continue;
     // "What does the reset script do?": the question's own verb, last in it.
     if (w === 'do' && words[i + 1] === undefined && text.includes('?')) continue;
     // "report back" is an answer; "the incident report", "the staging deploy logs" name things: these verbs are verbs
