@@ -48,7 +48,7 @@ const MODALS = new Set(['can', 'could', 'should', 'shall', 'will', 'would', 'may
 
 /** Asking verbs that a user's turn uses as often inside a noun ("incident report", "deploy logs"): see VERB_PLACES. */
 const COMPOUND_NOUNS = new Set(['report', 'deploy']);
-/** The words after which a word of COMPOUND_NOUNS is a verb (the empty string: the turn's start). */
+/** The words after which a word of COMPOUND_NOUNS is a verb (the empty string: the turn's start), and MODALS. */
 const VERB_PLACES = new Set(['', 'and', 'then', 'please', 'you', 'to', 'also']);
 const COMPOUND_OPENS = new RegExp(`(?:^|[.,;:!?\\n][ \\t]*)(?:${[...COMPOUND_NOUNS].join('|')})\\b(?!\\s+back\\b)`, 'i');
 
@@ -450,8 +450,9 @@ export function userAsks(text: string): UserAsks {
     // "What does the reset script do?": the question's own verb, last in it.
     if (w === 'do' && words[i + 1] === undefined && text.includes('?')) continue;
     // "report back" is an answer; "the incident report", "the staging deploy logs" name things: these verbs are verbs
-    // only where the turn opens with them or after "and", "then", "please", "you" or "to" ("and report the bug").
-    if (COMPOUND_NOUNS.has(w) && (words[i + 1] === 'back' || !VERB_PLACES.has(words[i - 1] ?? ''))) continue;
+    // only where the turn opens with them, after "and", "then", "please", "you" or "to", or after a modal ("we
+    // should deploy today").
+    if (COMPOUND_NOUNS.has(w) && (words[i + 1] === 'back' || !(VERB_PLACES.has(words[i - 1] ?? '') || MODALS.has(words[i - 1] ?? '')))) continue;
     // "whether it fixes the issue", "look at issue 311", "the customer's issue": after a determiner, a preposition
     // or a possessive the word is a noun.
     if (nounFollows(words, i)) continue;
