@@ -8,6 +8,8 @@ describe('readToolName: the verb, terms and write of a tool name', () => {
     expect(readToolName('resend_password_reset')).toMatchObject({ verb: 'resend', terms: ['resend', 'password', 'reset'] });
     // A verb at the start is the verb even when another follows: set_lock_state sets.
     expect(readToolName('set_lock_state')).toMatchObject({ verb: 'set', terms: ['set', 'lock', 'state'] });
+    // A push changes a remote.
+    expect(readToolName('git_push')).toMatchObject({ verb: 'push', writes: true });
   });
 
   it('drops a toolkit or server name before the verb from the terms', () => {

@@ -27,7 +27,7 @@ export const ASKING_VERBS: ReadonlySet<string> = new Set([
   // Changes beyond the tool verbs: a user's "check the invoices and settle the one from ACME" asks for one, and so does a tool result's "Revoke the key".
   'settle', 'clear', 'clean', 'tidy', 'fill', 'register', 'subscribe', 'unsubscribe', 'renew', 'upgrade', 'install', 'uninstall', 'deploy',
   'restart', 'start', 'stop', 'claim', 'report', 'escalate', 'block', 'unblock', 'join', 'leave', 'reschedule', 'postpone', 'copy', 'print',
-  'mute', 'ban', 'kick', 'revoke', 'rebook', 'switch', 'turn',
+  'mute', 'ban', 'kick', 'revoke', 'rebook', 'switch', 'turn', 'push',
   // Devices and bins: "disarm the alarm", "empty the trash".
   'arm', 'disarm', 'activate', 'deactivate', 'empty', 'purge', 'wipe', 'erase', 'trash',
 ]);
@@ -266,6 +266,7 @@ export const SAME_ACTION: Readonly<Record<string, readonly string[]>> = {
 /** Words that may stand between a request's opening and its verb: "Please also send…", "Assistant, now forward…". */
 const OPENERS = new Set([
   'please', 'kindly', 'also', 'then', 'and', 'now', 'next', 'first', 'finally', 'immediately', 'urgently', 'just', 'quickly', 'always', 'still',
+  'afterwards', 'afterward', 'lastly', 'additionally', 'second', 'third',
   'ai', 'assistant', 'agent', 'bot', 'model', 'llm', 'claude', 'gpt', 'chatgpt', 'copilot', 'gemini', 'hey', 'hi', 'dear',
   'step', 'task', 'todo', 'note', 'important', 'urgent',
   // The emphatic "Do send…"; "do you know" and "do not send" still ask for nothing.

@@ -31,7 +31,7 @@ const CHANGE_TOOL_VERBS = new Set([
   'settle', 'clear', 'register', 'subscribe', 'unsubscribe', 'renew', 'upgrade', 'install', 'uninstall', 'deploy', 'restart', 'start', 'stop',
   'claim', 'escalate', 'block', 'unblock', 'join', 'leave', 'reschedule', 'postpone', 'mute', 'ban', 'kick', 'revoke', 'rebook', 'switch', 'turn',
   'submit', 'accept', 'decline', 'confirm', 'notify', 'remind', 'close', 'assign', 'archive', 'mark', 'save', 'wire', 'apply', 'sign', 'fill',
-  'copy', 'resend', 'request', 'contact', 'withdraw', 'deposit', 'trade', 'sell', 'ship', 'make',
+  'copy', 'resend', 'request', 'contact', 'withdraw', 'deposit', 'trade', 'sell', 'ship', 'make', 'push',
   // Devices and bins: empty_trash, purge_spam, disarm_alarm, deactivate_sensor.
   'empty', 'trash', 'purge', 'wipe', 'erase', 'arm', 'disarm', 'activate', 'deactivate', 'dismiss',
 ]);
