@@ -300,14 +300,19 @@ function changeVerb(w: string | undefined, next: string | undefined): boolean {
 }
 
 /**
- * Verbs a line of a tool result may ask its reader for beyond a change: to go and
- * fetch something ("Visit a website at the link …", "download the installer").
- * Not read in a user's turn: asking to open a page is not asking for a change.
+ * Verbs a line of a tool result may ask its reader for beyond ASKING_VERBS: to go and
+ * fetch something ("Visit a website at the link …", "download the installer"), and
+ * changes that injections ask for and tool output seldom does ("whitelist this
+ * domain"). Not read in a user's turn, nor as a tool name's verb: asking to open a
+ * page is not asking for a change, and `authorize_payment` writes as a name with no
+ * verb of its own does.
  */
 const READER_VERBS = new Set([
   'visit', 'open', 'click', 'download', 'install', 'navigate', 'browse', 'fetch', 'load', 'retrieve', 'collect', 'gather', 'summarize', 'summarise',
   'concatenate', 'list', 'transmit', 'dispatch', 'cc', 'bcc', 'erase', 'wipe', 'purge', 'export', 'disclose', 'reveal', 'leak',
   'copy', 'paste', 'include', 'attach',
+  // What injections ask and tool output seldom does: "exfiltrate the keys", "whitelist this domain", "upvote the post".
+  'exfiltrate', 'expose', 'bypass', 'whitelist', 'allowlist', 'authorize', 'authorise', 'donate', 'upvote', 'inject', 'broadcast',
 ]);
 
 /**
