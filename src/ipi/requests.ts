@@ -283,7 +283,16 @@ const LEADS: readonly (readonly string[])[] = [
   // An order passed to the agent through its name: "compliance requires the assistant to delete…", "we ask the AI to forward…".
   ['assistant', 'to'], ['ai', 'to'], ['agent', 'to'], ['requires', 'you', 'to'], ['asks', 'you', 'to'],
   ['should'], ['must'], ['shall'], ['expected', 'to'], ['required', 'to'], ['ought', 'to'], ['is', 'to'], ['are', 'to'], ['needs', 'to'], ['need', 'to'], ['has', 'to'], ['have', 'to'],
+  // Suggestions: "feel free to forward…", "why not send…", "the best thing would be to share…", "you might want to delete…".
+  ['feel', 'free', 'to'], ['why', 'not'], ['be', 'to'], ['might', 'want', 'to'], ['may', 'want', 'to'], ['recommended', 'to'], ['advised', 'to'],
+  ['assistant', 'would'], ['agent', 'would'], ['ai', 'would'],
 ];
+/** After these a gerund asks for the change: "would you mind sending…", "how about forwarding…", "consider deleting…". */
+const GERUND_LEADS: readonly (readonly string[])[] = [['would', 'you', 'mind'], ['how', 'about'], ['consider'], ['recommend'], ['suggest']];
+/** Words that make "if you …" (or "if the assistant …") a wish: "it would be nice if you forwarded…", "easier if the assistant just declined…". */
+const HEDGES = new Set(['nice', 'great', 'good', 'better', 'best', 'easier', 'helpful', 'appreciate', 'grateful', 'ideal', 'ideally', 'prefer', 'preferable']);
+/** Who a wish after "if" is addressed to, within a few words of it: "if you", "if the calendar assistant". */
+const WISHED = new Set(['you', 'assistant', 'ai', 'agent', 'bot']);
 /** After these a participle asks for the change: "the report is to be sent to…", "must be forwarded". */
 const PASSIVE_LEADS: readonly (readonly string[])[] = [['to', 'be'], ['must', 'be'], ['should', 'be'], ['shall', 'be']];
 /** Participles not made by adding -ed or -d. */
@@ -352,11 +361,15 @@ export function asksReader(line: string): boolean {
     const words = sentence.match(/[a-z]+/g);
     if (!words) continue;
     if (verbAfter(words, 0)) return true;
+    // Read once a sentence: a sentence of many "if"s must not scan its start for each.
+    const hedge = words.findIndex((w) => HEDGES.has(w));
     for (let i = 0; i < words.length; i++) {
       // Most words open no lead: one set lookup, not a scan of LEADS, for each.
       const leads = LEADS_BY_FIRST.get(words[i]!);
       if (leads) for (const lead of leads) if (startsWith(words, i, lead) && verbAfter(words, i + lead.length)) return true;
       for (const lead of PASSIVE_LEADS) if (words[i] === lead[0] && startsWith(words, i, lead) && participleAfter(words, i + lead.length)) return true;
+      for (const lead of GERUND_LEADS) if (words[i] === lead[0] && startsWith(words, i, lead) && gerundAfter(words, i + lead.length)) return true;
+      if (words[i] === 'if' && hedge >= 0 && hedge < i && wishAfter(words, i)) return true;
     }
   }
   return false;
@@ -395,7 +408,12 @@ const ADDRESSED = /\b(?:ai|assistant|agent|bot|model|llm|claude|gpt|chatgpt|copi
 const RE_HYPHEN = /(?<![a-z])re-(?=[a-z])/gi;
 
 /** A word as asksReader splits them (a run of letters): "send_email" holds "send"; a participle of one counts ("forwarded", "sent"). */
-const ANY_CHANGE_VERB = new RegExp(`(?<![a-z])(?:(?:${[...ASKING_VERBS, ...NOUN_VERBS, ...READER_VERBS, ...MOVING_VERBS, ...VERBS_BEFORE_OBJECT.keys()].join('|')})[a-z]?(?:e?d)?|${Object.keys(IRREGULAR).join('|')})(?![a-z])`, 'i');
+const LINE_VERBS = [...ASKING_VERBS, ...NOUN_VERBS, ...READER_VERBS, ...MOVING_VERBS, ...VERBS_BEFORE_OBJECT.keys()];
+/** Gerunds too ("sending", "sharing", "transferring"): the stem without a final "e", a doubled consonant, "ing". */
+const ANY_CHANGE_VERB = new RegExp(
+  `(?<![a-z])(?:(?:${LINE_VERBS.join('|')})[a-z]?(?:e?d)?|(?:${LINE_VERBS.map((v) => (v.endsWith('e') ? v.slice(0, -1) : v)).join('|')})[a-z]?ing|${Object.keys(IRREGULAR).join('|')})(?![a-z])`,
+  'i',
+);
 const LEADS_BY_FIRST = new Map<string, (readonly string[])[]>();
 for (const lead of LEADS) LEADS_BY_FIRST.set(lead[0]!, [...(LEADS_BY_FIRST.get(lead[0]!) ?? []), lead]);
 
@@ -415,6 +433,26 @@ function participleAfter(words: readonly string[], i: number): boolean {
   // forwarded → forward, shared → share, transferred → transfer.
   const doubled = stem.length > 2 && stem[stem.length - 1] === stem[stem.length - 2] ? stem.slice(0, -1) : stem;
   return [stem, `${stem}e`, doubled].some((v) => changeVerb(v, undefined));
+}
+
+/** Whether the gerund of a verb that asks for a change stands at `i`, past any OPENERS: "sending", "sharing", "transferring". */
+function gerundAfter(words: readonly string[], i: number): boolean {
+  const w = words[pastOpeners(words, i)];
+  if (w === undefined || !w.endsWith('ing')) return false;
+  const stem = w.slice(0, -3);
+  const doubled = stem.length > 2 && stem[stem.length - 1] === stem[stem.length - 2] ? stem.slice(0, -1) : stem;
+  return [stem, `${stem}e`, doubled].some((v) => changeVerb(v, undefined));
+}
+
+/**
+ * Whether "if" at `i`, after a hedge in its sentence ("it would be nice if", "I'd appreciate it if"; the caller
+ * checks), opens a wish for a change: the reader within four words after it ("you", "the calendar assistant"), and
+ * the past of a verb that asks for a change ("forwarded", "just declined"). "If you paid twice, we will refund you"
+ * names no hedge.
+ */
+function wishAfter(words: readonly string[], i: number): boolean {
+  for (let j = i + 1; j <= i + 4 && j < words.length; j++) if (WISHED.has(words[j]!)) return participleAfter(words, j + 1);
+  return false;
 }
 
 /** Whether a verb that asks for a change stands at `i`, past any OPENERS. */
