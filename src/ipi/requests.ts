@@ -286,9 +286,14 @@ const LEADS: readonly (readonly string[])[] = [
   // Suggestions: "feel free to forward…", "why not send…", "the best thing would be to share…", "you might want to delete…".
   ['feel', 'free', 'to'], ['why', 'not'], ['be', 'to'], ['might', 'want', 'to'], ['may', 'want', 'to'], ['recommended', 'to'], ['advised', 'to'],
   ['assistant', 'would'], ['agent', 'would'], ['ai', 'would'],
+  // Stated as a need or an instruction: "it is important to remove…", "the agent is instructed to disable…", "proceed to wire…".
+  ['important', 'to'], ['essential', 'to'], ['necessary', 'to'], ['crucial', 'to'], ['critical', 'to'], ['vital', 'to'],
+  ['instructed', 'to'], ['asked', 'to'], ['supposed', 'to'], ['proceed', 'to'],
 ];
 /** After these a gerund asks for the change: "would you mind sending…", "how about forwarding…", "consider deleting…". */
-const GERUND_LEADS: readonly (readonly string[])[] = [['would', 'you', 'mind'], ['how', 'about'], ['consider'], ['recommend'], ['suggest']];
+const GERUND_LEADS: readonly (readonly string[])[] = [
+  ['would', 'you', 'mind'], ['how', 'about'], ['consider'], ['recommend'], ['suggest'], ['proceed', 'with'], ['begin', 'with'], ['begin', 'by'], ['start', 'with'], ['start', 'by'],
+];
 /** Words that make "if you …" (or "if the assistant …") a wish: "it would be nice if you forwarded…", "easier if the assistant just declined…". */
 const HEDGES = new Set(['nice', 'great', 'good', 'better', 'best', 'easier', 'helpful', 'appreciate', 'grateful', 'ideal', 'ideally', 'prefer', 'preferable']);
 /** Who a wish after "if" is addressed to, within a few words of it: "if you", "if the calendar assistant". */
