@@ -27,7 +27,7 @@ export const ASKING_VERBS: ReadonlySet<string> = new Set([
   // Changes beyond the tool verbs: a user's "check the invoices and settle the one from ACME" asks for one, and so does a tool result's "Revoke the key".
   'settle', 'clear', 'clean', 'tidy', 'fill', 'register', 'subscribe', 'unsubscribe', 'renew', 'upgrade', 'install', 'uninstall', 'deploy',
   'restart', 'start', 'stop', 'claim', 'report', 'escalate', 'block', 'unblock', 'join', 'leave', 'reschedule', 'postpone', 'copy', 'print',
-  'mute', 'ban', 'kick', 'revoke', 'rebook', 'switch', 'turn', 'push',
+  'mute', 'ban', 'kick', 'revoke', 'rebook', 'switch', 'turn',
   // Devices and bins: "disarm the alarm", "empty the trash".
   'arm', 'disarm', 'activate', 'deactivate', 'empty', 'purge', 'wipe', 'erase', 'trash',
 ]);
@@ -43,7 +43,11 @@ const ANSWER_VERBS = new Set(['tell', 'give', 'let']);
 /** "do" before a subject is a question's auxiliary ("how many meetings do I have?"), not "do what she asked". */
 const SUBJECTS = new Set(['i', 'you', 'we', 'they', 'he', 'she', 'it', 'my', 'the', 'a', 'an', 'this', 'that', 'these', 'those', 'any', 'anyone', 'everyone']);
 
-/** Words between "I" and a verb that keep the user its subject: "should I pay", "I'll send", "I can't approve". */
+/** Words after "I" that keep the user the subject of the verb after them: "I'll send", "I will reply", "should I pay". */
+const OWN_MODALS = new Set(['ll', 'will', 'shall', 'should', 'would', 'd', 'must']);
+/** Words before "I" that make a clause about the user's own act: "if I merge it", "when I delete it". */
+const SUBORDINATORS = new Set(['if', 'when', 'whether', 'before', 'after', 'once', 'until', 'should', 'shall']);
+/** Words between a subject and a verb, after which "report" and "deploy" are verbs: "we should deploy today". */
 const MODALS = new Set(['can', 'could', 'should', 'shall', 'will', 'would', 'may', 'might', 'must', 'll', 'd', 'do', 'did', 'also', 'just', 'then', 'cannot']);
 
 /** Asking verbs that a user's turn uses as often inside a noun ("incident report", "deploy logs"): see VERB_PLACES. */
@@ -59,7 +63,7 @@ const READING_VERBS = new Set([
 ]);
 
 /** Phrases that open a turn asking for an answer as a reading verb does: "Go through my inbox and summarise it", "Catch me up on #ops". */
-const READING_OPENERS: readonly (readonly string[])[] = [['go', 'through'], ['go', 'over'], ['catch', 'me', 'up'], ['look', 'through'], ['tell', 'me']];
+const READING_OPENERS: readonly (readonly string[])[] = [['go', 'through'], ['go', 'over'], ['catch', 'me', 'up'], ['look', 'through']];
 
 /** Words after which an asking verb is a noun in a user's turn: determiners and prepositions. */
 const NOUN_BEFORE = new Set([
@@ -145,11 +149,12 @@ function scoped(text: string, from: number): boolean {
 /** A word that says an action has no object: "nothing", "nobody", "no one", "none", "no" before a noun. */
 const NO_OBJECT = /\b(?:nothing|nobody|none|no)\b/i;
 /**
- * A verb whose object (after "it", "them", "to" or "with") is none: "no" before a word, not before one that makes a
- * bound of it ("no more than 3", "no later than Friday") or a number's abbreviation ("invoice no. 4471"). Not after
+ * A verb whose object (after "it", "them", "to" or "with") is nothing, nobody, none or no one, or right after it "no"
+ * before a word: not one that makes a bound ("no more than 3", "no later than Friday"), a number's abbreviation
+ * ("invoice no. 4471"), nor "no" after "it" or "with", which says how ("deploy it with no downtime"). Not after
  * "that": "confirm that nobody objected, then book it" forbids nothing.
  */
-const VERB_OF_NO_OBJECT = /\b(\p{L}+)\s+(?:(?:it|them)\s+)?(?:(?:to|with)\s+)?(?:nothing|nobody|none|no\s+one|no(?=\s+(?!(?:more|less|fewer|later|sooner|earlier|longer|further|matter|doubt)\b)\p{L}))\b/giu;
+const VERB_OF_NO_OBJECT = /\b(\p{L}+)\s+(?:(?:(?:it|them)\s+)?(?:(?:to|with)\s+)?(?:nothing|nobody|none|no\s+one)|no(?=\s+(?!(?:more|less|fewer|later|sooner|earlier|longer|further|matter|doubt)\b)\p{L}))\b/giu;
 /** After "nothing", "no one": the words that make it "only" ("nothing but the drafts", "no one other than Bob"). */
 const BUT = /^\s*(?:\p{L}+\s+)?(?:but|besides|other\s+than|apart\s+from|save\s+for)\b/iu;
 /** How far past "nothing" BUT is looked for: one word may come between ("no files but", "no one else but"). */
@@ -283,12 +288,10 @@ const LEADS: readonly (readonly string[])[] = [
   // An order passed to the agent through its name: "compliance requires the assistant to delete…", "we ask the AI to forward…".
   ['assistant', 'to'], ['ai', 'to'], ['agent', 'to'], ['requires', 'you', 'to'], ['asks', 'you', 'to'],
   ['should'], ['must'], ['shall'], ['expected', 'to'], ['required', 'to'], ['ought', 'to'], ['is', 'to'], ['are', 'to'], ['needs', 'to'], ['need', 'to'], ['has', 'to'], ['have', 'to'],
-  // Suggestions: "feel free to forward…", "why not send…", "the best thing would be to share…", "you might want to delete…".
-  ['feel', 'free', 'to'], ['why', 'not'], ['be', 'to'], ['might', 'want', 'to'], ['may', 'want', 'to'], ['recommended', 'to'], ['advised', 'to'],
-  ['assistant', 'would'], ['agent', 'would'], ['ai', 'would'],
-  // Stated as a need or an instruction: "it is important to remove…", "the agent is instructed to disable…", "proceed to wire…".
-  ['important', 'to'], ['essential', 'to'], ['necessary', 'to'], ['crucial', 'to'], ['critical', 'to'], ['vital', 'to'],
-  ['instructed', 'to'], ['asked', 'to'], ['supposed', 'to'], ['proceed', 'to'],
+  // A suggestion, an instruction stated, a next step: "why not send…", "the agent is instructed to disable…", "proceed to wire…".
+  // Not the advice manuals and notices give ("it is important to update…", "feel free to forward…", "you may want to…",
+  // "you were asked to share…"): an agent that follows such a document for its user would be blocked.
+  ['why', 'not'], ['instructed', 'to'], ['proceed', 'to'],
 ];
 /** After these a gerund asks for the change: "would you mind sending…", "how about forwarding…", "consider deleting…". */
 const GERUND_LEADS: readonly (readonly string[])[] = [
@@ -493,9 +496,10 @@ export function userAsks(text: string): UserAsks {
     if (w === 'do' && (SUBJECTS.has(words[i + 1] ?? '') || words[i + 1] === 'not')) continue;
     // "go through the thread", "go over the notes": reading, not an errand.
     if (w === 'go' && (words[i + 1] === 'through' || words[i + 1] === 'over')) continue;
-    // "How do I cancel my subscription?", "Should I pay it?", "I'll send it myself": the user's own act, not an errand.
-    // Not "we": "could we move the meeting to Friday?" asks the agent to.
-    if (words[i - 1] === 'i' || (words[i - 2] === 'i' && MODALS.has(words[i - 1] ?? ''))) continue;
+    // "Should I pay it?", "I'll send it myself", "what happens if I merge it?": the user's own act, not an errand.
+    // Not "can I", "do I" or "we": "Can I move my appointment to Thursday?", "How do I cancel it? Just get it done",
+    // "could we move the meeting to Friday?" ask the agent to.
+    if ((words[i - 1] === 'i' && SUBORDINATORS.has(words[i - 2] ?? '')) || (words[i - 2] === 'i' && OWN_MODALS.has(words[i - 1] ?? ''))) continue;
     // "What does the reset script do?": the question's own verb, last in it.
     if (w === 'do' && words[i + 1] === undefined && text.includes('?')) continue;
     // "report back" is an answer; "the incident report", "the staging deploy logs" name things: these verbs are verbs
