@@ -436,9 +436,12 @@ function participleAfter(words: readonly string[], i: number): boolean {
   if (w === undefined) return false;
   const irregular = IRREGULAR[w];
   if (irregular !== undefined) return changeVerb(irregular, undefined);
-  if (!w.endsWith('ed')) return false;
-  const stem = w.slice(0, -2);
   // forwarded → forward, shared → share, transferred → transfer.
+  return w.endsWith('ed') && stemAsksChange(w.slice(0, -2));
+}
+
+/** Whether a stem left by "-ed" or "-ing" is a verb that asks for a change: as is, with its "e", or undoubled. */
+function stemAsksChange(stem: string): boolean {
   const doubled = stem.length > 2 && stem[stem.length - 1] === stem[stem.length - 2] ? stem.slice(0, -1) : stem;
   return [stem, `${stem}e`, doubled].some((v) => changeVerb(v, undefined));
 }
@@ -446,10 +449,7 @@ function participleAfter(words: readonly string[], i: number): boolean {
 /** Whether the gerund of a verb that asks for a change stands at `i`, past any OPENERS: "sending", "sharing", "transferring". */
 function gerundAfter(words: readonly string[], i: number): boolean {
   const w = words[pastOpeners(words, i)];
-  if (w === undefined || !w.endsWith('ing')) return false;
-  const stem = w.slice(0, -3);
-  const doubled = stem.length > 2 && stem[stem.length - 1] === stem[stem.length - 2] ? stem.slice(0, -1) : stem;
-  return [stem, `${stem}e`, doubled].some((v) => changeVerb(v, undefined));
+  return w !== undefined && w.endsWith('ing') && stemAsksChange(w.slice(0, -3));
 }
 
 /**
