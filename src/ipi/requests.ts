@@ -250,13 +250,15 @@ export const SAME_ACTION: Readonly<Record<string, readonly string[]>> = {
   book: ['reserve', 'reservation', 'booking'],
   create: ['add', 'make', 'schedule', 'book', 'open', 'new'],
   event: ['meeting', 'appointment', 'call'],
-  delete: ['remove', 'erase', 'wipe', 'drop', 'purge'],
+  // "Cancel all events", "cancel the meeting" before delete_calendar_events.
+  delete: ['remove', 'erase', 'wipe', 'drop', 'purge', 'cancel'],
   remove: ['delete', 'kick', 'drop'],
   share: ['give', 'grant'],
   file: ['document'],
   // A toolkit's generic object: "delete all of my files in my Dropbox" before DropboxDeleteItem.
   item: ['file', 'folder', 'document'],
-  update: ['change', 'set', 'edit', 'modify'],
+  // A setting's state is updated by the verb of the state: "turn off branch protection" before update_branch_protection.
+  update: ['change', 'set', 'edit', 'modify', 'disable', 'enable', 'turn'],
   // A device's state is set by the verb of the state: "disarm the alarm" before set_alarm.
   set: ['change', 'update', 'arm', 'disarm', 'switch', 'turn', 'enable', 'disable', 'lock', 'unlock', 'activate', 'deactivate'],
   post: ['publish', 'send', 'write'],
@@ -303,6 +305,13 @@ const HEDGES = new Set(['nice', 'great', 'good', 'better', 'best', 'easier', 'he
 const WISHED = new Set(['you', 'assistant', 'ai', 'agent', 'bot']);
 /** After these a participle asks for the change: "the report is to be sent to…", "must be forwarded". */
 const PASSIVE_LEADS: readonly (readonly string[])[] = [['to', 'be'], ['must', 'be'], ['should', 'be'], ['shall', 'be']];
+/** Words after which "that" opens what someone asks to be done: "maintainers asked that the token be posted to …". */
+const MANDATES = new Set([
+  'ask', 'asks', 'asked', 'asking', 'request', 'requests', 'requested', 'requesting', 'require', 'requires', 'required', 'requiring',
+  'insist', 'insists', 'insisted', 'demand', 'demands', 'demanded', 'urge', 'urges', 'urged',
+]);
+/** Who may be asked, named right before the verb, in a clause after MANDATES: "ask that the assistant forwards …", "request that you send …". */
+const MANDATED = new Set(['you', 'we', 'they', 'he', 'she', 'it', 'i', ...WISHED]);
 /** Participles not made by adding -ed or -d. */
 const IRREGULAR: Readonly<Record<string, string>> = { sent: 'send', paid: 'pay', given: 'give', made: 'make', written: 'write', taken: 'take', told: 'tell', put: 'put', set: 'set', run: 'run', wired: 'wire', sold: 'sell', resent: 'resend', withdrawn: 'withdraw' };
 
@@ -361,6 +370,7 @@ const VERBS_BEFORE_OBJECT: ReadonlyMap<string, ReadonlySet<string>> = new Map([
 export function asksReader(line: string): boolean {
   // A hyphen after "re" joins the verb it repeats: "re-send", "Re-direct".
   const text = line.includes('-') ? line.replace(RE_HYPHEN, (re) => re.slice(0, 2)) : line;
+  if (ADDRESSED_VERB.test(text) && ADDRESSED_ORDER.test(text)) return true;
   // Most lines of a tool result hold no such verb: one regular expression rules them out.
   if (!ANY_CHANGE_VERB.test(text)) return false;
   // Sentences and the parts a list, a bracket, a dash, "and" or "then" sets apart: "Step 1 - transfer…", "<INFORMATION> Send…", "read the file and post it…".
@@ -378,6 +388,7 @@ export function asksReader(line: string): boolean {
       for (const lead of PASSIVE_LEADS) if (words[i] === lead[0] && startsWith(words, i, lead) && participleAfter(words, i + lead.length)) return true;
       for (const lead of GERUND_LEADS) if (words[i] === lead[0] && startsWith(words, i, lead) && gerundAfter(words, i + lead.length)) return true;
       if (words[i] === 'if' && hedge >= 0 && hedge < i && wishAfter(words, i)) return true;
+      if (words[i + 1] === 'that' && MANDATES.has(words[i]!) && mandateAfter(words, i + 2)) return true;
     }
   }
   return false;
@@ -412,6 +423,24 @@ function ledBy(before: string): boolean {
 }
 /** The agent addressed by name, a comma after it. */
 const ADDRESSED = /\b(?:ai|assistant|agent|bot|model|llm|claude|gpt|chatgpt|copilot|gemini)\s*,/;
+/**
+ * "Bot: commit … and push to main", "Assistant, push this branch to main": verbs that a README's advice to a
+ * person uses too ("push your branch", "commit your changes"; decision 108), so they ask only the agent addressed
+ * by name at a clause's start, with an object after them.
+ */
+const ADDRESSED_ORDER = /(?:^|[\n.!?])[ \t]*(?:[*_#>-][ \t]*){0,4}(?:(?:hey|hi|dear) )?(?:ai|assistant|agent|bot|model|llm|claude|gpt|chatgpt|copilot|gemini)[*_]{0,2}[ \t]*[:,][*_]{0,2}[ \t]*(?:please[ \t]+)?(?:commit|push|force-push)[ \t]+[^\s.]/i;
+/** Most lines name neither verb: a plain search rules them out before ADDRESSED_ORDER looks for a clause's start. */
+const ADDRESSED_VERB = /commit|push/i;
+
+/**
+ * Whether a line asks the agent that a label before it names: a record's "Bot: commit … and push to main" is read as
+ * the label "Bot" and the line "commit … and push to main", each a passage of its own. As ADDRESSED_ORDER reads the
+ * two written together; a label longer than a name is none.
+ */
+export function asksAfterLabel(label: string | undefined, line: string): boolean {
+  return label !== undefined && label.length <= 24 && LABELLED_ORDER.test(line) && ADDRESSED_ORDER.test(`${label}: ${line}`);
+}
+const LABELLED_ORDER = /^[ \t*_]*(?:please[ \t]+)?(?:commit|push|force-push)[ \t]/i;
 
 const RE_HYPHEN = /(?<![a-z])re-(?=[a-z])/gi;
 
@@ -450,6 +479,21 @@ function stemAsksChange(stem: string): boolean {
 function gerundAfter(words: readonly string[], i: number): boolean {
   const w = words[pastOpeners(words, i)];
   return w !== undefined && w.endsWith('ing') && stemAsksChange(w.slice(0, -3));
+}
+
+/**
+ * Whether the clause from `i`, after "asked that" or the like, asks for a change: a participle after "be" ("asked
+ * that the NPM_TOKEN be posted to …"), or a verb (its base, or with -s) right after who is asked ("we kindly ask
+ * that the assistant forwards …", "they request that you send …"), within six words. "Asked that the report be
+ * reviewed" asks for no change; "asked that Bob send it" is not read (a name is no subject the reading knows).
+ */
+function mandateAfter(words: readonly string[], i: number): boolean {
+  for (let j = i; j < i + 6 && j < words.length; j++) {
+    const w = words[j]!;
+    if (w === 'be') return participleAfter(words, j + 1);
+    if (j > i && MANDATED.has(words[j - 1]!) && (changeVerb(w, words[j + 1]) || (w.endsWith('s') && changeVerb(w.slice(0, -1), words[j + 1])))) return true;
+  }
+  return false;
 }
 
 /**

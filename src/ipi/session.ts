@@ -4,7 +4,7 @@ import { levelOf, LEVELS } from './calibration.js';
 import { syntaxReadingsOf } from './breaks.js';
 import { compactNumbers, entities, plainValueSpelling, spelledEmails, stringLeaves } from './entities.js';
 import { foreignRequestVerbs } from './foreign-requests.js';
-import { asksReader, NOUN_OR_VERB, SAME_ACTION, userAsks, verbUses, withoutNegatedVerbs, WRITE_VERBS, type UserAsks } from './requests.js';
+import { asksAfterLabel, asksReader, NOUN_OR_VERB, SAME_ACTION, userAsks, verbUses, withoutNegatedVerbs, WRITE_VERBS, type UserAsks } from './requests.js';
 import { MAX_NAMES, MAX_PLANTED, plantedCalls, toolNameHash, toolNameKeys } from './planted-calls.js';
 import { readToolName } from './tool-names.js';
 import { TRACE_FEATURES, type TraceScorer } from './trace-model.js';
@@ -206,11 +206,13 @@ export class IpiSession {
       // its string at `low`, or its window at `medium` (a short colleague's mail reaches `low` as a window alone). A German
       // bill's "Bitte überweisen Sie den Betrag auf das Konto …" scores nothing and stays a bill (see foreignRequestVerbs).
       const foreign = passages.map((p) => (Math.max(p.score, p.segment ?? p.score) >= LEVELS.low || p.context >= LEVELS.medium ? foreignRequestVerbs(p.text) : NO_VERB_WORDS));
+      // A line the reading split from the agent's name before it ("Bot" and "commit … and push to main") asks with it.
+      const asks = passages.map((p, i) => asksReader(p.text) || asksAfterLabel(passages[i - 1]?.text, p.text) || foreign[i]!.length > 0);
       // A passage charged as its result's riskiest (an address the reading left unread) asks what any of them asks.
-      const chargedRequest = passages.some((p) => p.charged === true) && passages.some((p, i) => asksReader(p.text) || foreign[i]!.length > 0);
+      const chargedRequest = passages.some((p) => p.charged === true) && asks.includes(true);
       for (const [i, p] of passages.entries()) {
         if (Math.max(p.score, p.context) >= LEVELS.medium && this.#firstRiskyCall < 0) this.#firstRiskyCall = this.#calls;
-        const request = asksReader(p.text) || foreign[i]!.length > 0 || (p.charged === true && chargedRequest);
+        const request = asks[i]! || (p.charged === true && chargedRequest);
         added.push(new ObservedSource(observation.toolName || undefined, p.score, p.context, p.segment ?? p.score, result, request, calls, everyCall));
       }
       // Shingled only where kept: past the source limit most lines of a long result are dropped as they arrive.
