@@ -205,15 +205,17 @@ function turnWords(text: string): string[] {
 }
 
 /**
- * Paths, addresses and file names: "Review deploy/k8s/api.yaml", "run scripts/update.sh", "check the fix/send-mail
+ * Paths, addresses, file names and inline code: "Review deploy/k8s/api.yaml", "run scripts/update.sh", "check the fix/send-mail
  * branch". Their words name places, not actions: "deploy" in a path asks for no deploy. A token is one when it holds
  * two slashes or starts with one ("https://…", "/etc/hosts", "~/notes"), holds one slash and a digit, a dot, a
  * hyphen or an underscore ("k8s/api", "fix/send-mail"; not "add/remove"), or a dot between a word and a lower-case
  * letter ("deploy.yml", "bob@example.com"; not "Done.Send", a missing space, nor a sentence's full stop).
  */
 function withoutNames(text: string): string {
-  return text.replace(TOKEN, (token) => (isName(token) ? ' ' : token));
+  return text.replace(CODE_SPAN, ' ').replace(TOKEN, (token) => (isName(token) ? ' ' : token));
 }
+/** Inline code: "Why does `make test` fail?" names a command; its words are no verbs of the turn. */
+const CODE_SPAN = /`[^`\n]{1,200}`/g;
 function isName(token: string): boolean {
   const slashes = token.match(SLASHES)?.length ?? 0;
   if (slashes >= 2 || LEADING_SLASH.test(token)) return true;
@@ -294,6 +296,8 @@ const LEADS: readonly (readonly string[])[] = [
   // Not the advice manuals and notices give ("it is important to update…", "feel free to forward…", "you may want to…",
   // "you were asked to share…"): an agent that follows such a document for its user would be blocked.
   ['why', 'not'], ['instructed', 'to'], ['proceed', 'to'],
+  // A causative addressed to whoever reads with an assistant: "have it sign you up at …", "have your assistant forward …".
+  ['have', 'it'], ['have', 'the', 'assistant'], ['have', 'your', 'assistant'], ['have', 'the', 'ai'], ['have', 'your', 'ai'], ['have', 'the', 'agent'], ['have', 'your', 'agent'],
 ];
 /** After these a gerund asks for the change: "would you mind sending…", "how about forwarding…", "consider deleting…". */
 const GERUND_LEADS: readonly (readonly string[])[] = [
@@ -419,8 +423,14 @@ function ledBy(before: string): boolean {
   const words = before.match(/[a-z]+/g);
   if (!words) return false;
   if (words.includes('please') || words.includes('kindly')) return true;
+  // "When you next run the tests, first run: export …": a step's opener after a clause before the verb, as it is
+  // without the colon. An opener that opens the line labels it: "Next update: Friday", "Now open: the cafeteria".
+  if (STEP_OPENERS.has(words[words.length - 1]!) && AFTER_CLAUSE.test(before)) return true;
   return LEADS.some((lead) => startsWith(words, words.length - lead.length, lead));
 }
+/** The openers of a step that an imperative follows (a subset of OPENERS: not "step" or "note", which label). */
+const AFTER_CLAUSE = /\w[ \t]*,[ \t]*[a-z]+[ \t]*$/;
+const STEP_OPENERS = new Set(['first', 'then', 'next', 'finally', 'now', 'afterwards', 'afterward', 'lastly', 'also', 'immediately']);
 /** The agent addressed by name, a comma after it. */
 const ADDRESSED = /\b(?:ai|assistant|agent|bot|model|llm|claude|gpt|chatgpt|copilot|gemini)\s*,/;
 /**
