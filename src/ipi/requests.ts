@@ -205,16 +205,17 @@ function turnWords(text: string): string[] {
 }
 
 /**
- * Paths, addresses, file names and inline code: "Review deploy/k8s/api.yaml", "run scripts/update.sh", "check the fix/send-mail
- * branch". Their words name places, not actions: "deploy" in a path asks for no deploy. A token is one when it holds
- * two slashes or starts with one ("https://…", "/etc/hosts", "~/notes"), holds one slash and a digit, a dot, a
- * hyphen or an underscore ("k8s/api", "fix/send-mail"; not "add/remove"), or a dot between a word and a lower-case
- * letter ("deploy.yml", "bob@example.com"; not "Done.Send", a missing space, nor a sentence's full stop).
+ * Paths, addresses, file names and inline code: "Review deploy/k8s/api.yaml", "run scripts/update.sh", "check the
+ * fix/send-mail branch", "Why does `make test` fail?". Their words name places and commands, not actions: "deploy"
+ * in a path asks for no deploy. A token is one when it holds two slashes or starts with one ("https://…",
+ * "/etc/hosts", "~/notes"), holds one slash and a digit, a dot, a hyphen or an underscore ("k8s/api",
+ * "fix/send-mail"; not "add/remove"), or a dot between a word and a lower-case letter ("deploy.yml",
+ * "bob@example.com"; not "Done.Send", a missing space, nor a sentence's full stop).
  */
 function withoutNames(text: string): string {
   return text.replace(CODE_SPAN, ' ').replace(TOKEN, (token) => (isName(token) ? ' ' : token));
 }
-/** Inline code: "Why does `make test` fail?" names a command; its words are no verbs of the turn. */
+/** Inline code, up to a line's length: it names a command, its words are no verbs of the turn. */
 const CODE_SPAN = /`[^`\n]{1,200}`/g;
 function isName(token: string): boolean {
   const slashes = token.match(SLASHES)?.length ?? 0;
@@ -428,8 +429,9 @@ function ledBy(before: string): boolean {
   if (STEP_OPENERS.has(words[words.length - 1]!) && AFTER_CLAUSE.test(before)) return true;
   return LEADS.some((lead) => startsWith(words, words.length - lead.length, lead));
 }
-/** The openers of a step that an imperative follows (a subset of OPENERS: not "step" or "note", which label). */
+/** A clause, a comma and one word at the end of the words before a verb: "When you next run the tests, first ". */
 const AFTER_CLAUSE = /\w[ \t]*,[ \t]*[a-z]+[ \t]*$/;
+/** The openers of a step that an imperative follows (a subset of OPENERS: not "step" or "note", which label). */
 const STEP_OPENERS = new Set(['first', 'then', 'next', 'finally', 'now', 'afterwards', 'afterward', 'lastly', 'also', 'immediately']);
 /** The agent addressed by name, a comma after it. */
 const ADDRESSED = /\b(?:ai|assistant|agent|bot|model|llm|claude|gpt|chatgpt|copilot|gemini)\s*,/;
