@@ -216,10 +216,10 @@ describe('userAsks: what a user turn asks for', () => {
   });
 
   it('reads a verb that names a thing inside a noun, closes a question or is the user\'s own act as no change', () => {
-    for (const q of ['Give me a summary of the incident report.', 'Look at the staging deploy logs and tell me what failed.', 'Check the logs for the payment service and report back.', 'What does the reset script do?']) {
+    for (const q of ['Give me a summary of the incident report.', 'Look at the staging deploy logs and tell me what failed.', 'Check the logs for the payment service and report back.', 'What does the reset script do?', 'Review the vendor security questionnaire reply.', 'Did Bob reply yet?']) {
       expect(userAsks(q).change, q).toBe(false);
     }
-    for (const q of ['Report the outage to the vendor.', 'Check the logs and report the bug.', 'Check the build; if green, deploy.', 'Build and deploy it.', 'Can you deploy the app?', 'We should deploy today.', 'Please do.']) {
+    for (const q of ['Report the outage to the vendor.', 'Check the logs and report the bug.', 'Check the build; if green, deploy.', 'Build and deploy it.', 'Can you deploy the app?', 'We should deploy today.', 'Please do.', 'Reply to Anna that 3pm works.', 'Read the thread and reply back to Omar.', 'Could you reply to the vendor?']) {
       expect(userAsks(q).change, q).toBe(true);
     }
     // A verb whose subject is the user is the user's own act: a question about it asks for an answer.

@@ -47,14 +47,14 @@ const SUBJECTS = new Set(['i', 'you', 'we', 'they', 'he', 'she', 'it', 'my', 'th
 const OWN_MODALS = new Set(['ll', 'will', 'shall', 'should', 'would', 'd', 'must']);
 /** Words before "I" that make a clause about the user's own act: "if I merge it", "when I delete it". */
 const SUBORDINATORS = new Set(['if', 'when', 'whether', 'before', 'after', 'once', 'until', 'should', 'shall']);
-/** Words between a subject and a verb, after which "report" and "deploy" are verbs: "we should deploy today". */
-const MODALS = new Set(['can', 'could', 'should', 'shall', 'will', 'would', 'may', 'might', 'must', 'll', 'd', 'do', 'did', 'also', 'just', 'then', 'cannot']);
+/** Words between a subject and a verb, after which "report", "deploy" and "reply" are verbs: "we should deploy today", "don't reply" ("t"). */
+const MODALS = new Set(['can', 'could', 'should', 'shall', 'will', 'would', 'may', 'might', 'must', 'll', 'd', 'do', 'did', 'also', 'just', 'then', 'cannot', 't']);
 
-/** Asking verbs that a user's turn uses as often inside a noun ("incident report", "deploy logs"): see VERB_PLACES. */
-const COMPOUND_NOUNS = new Set(['report', 'deploy']);
+/** Asking verbs that a user's turn uses as often inside a noun ("incident report", "deploy logs", "the vendor's questionnaire reply"): see VERB_PLACES. */
+const COMPOUND_NOUNS = new Set(['report', 'deploy', 'reply']);
 /** The words after which a word of COMPOUND_NOUNS is a verb (the empty string: the turn's start), and MODALS. */
 const VERB_PLACES = new Set(['', 'and', 'then', 'please', 'you', 'to', 'also']);
-const COMPOUND_OPENS = new RegExp(`(?:^|[.,;:!?\\n][ \\t]*)(?:${[...COMPOUND_NOUNS].join('|')})\\b(?!\\s+back\\b)`, 'i');
+const COMPOUND_OPENS = /(?:^|[.,;:!?\n][ \t]*)(?:report\b(?!\s+back\b)|deploy\b|reply\b)/i;
 
 /** Verbs that open a turn asking for an answer, not a change: "Review pull request 42 and summarise it". */
 const READING_VERBS = new Set([
@@ -558,10 +558,10 @@ export function userAsks(text: string): UserAsks {
     if ((words[i - 1] === 'i' && SUBORDINATORS.has(words[i - 2] ?? '')) || (words[i - 2] === 'i' && OWN_MODALS.has(words[i - 1] ?? ''))) continue;
     // "What does the reset script do?": the question's own verb, last in it.
     if (w === 'do' && words[i + 1] === undefined && text.includes('?')) continue;
-    // "report back" is an answer; "the incident report", "the staging deploy logs" name things: these verbs are verbs
-    // only where the turn opens with them, after "and", "then", "please", "you" or "to", or after a modal ("we
-    // should deploy today").
-    if (COMPOUND_NOUNS.has(w) && (words[i + 1] === 'back' || !(VERB_PLACES.has(words[i - 1] ?? '') || MODALS.has(words[i - 1] ?? '')))) continue;
+    // "report back" is an answer ("reply back" is not); "the incident report", "the staging deploy logs", "the
+    // questionnaire reply" name things: these verbs are verbs only where the turn opens with them, after "and",
+    // "then", "please", "you" or "to", or after a modal ("we should deploy today").
+    if (COMPOUND_NOUNS.has(w) && ((w === 'report' && words[i + 1] === 'back') || !(VERB_PLACES.has(words[i - 1] ?? '') || MODALS.has(words[i - 1] ?? '')))) continue;
     // "whether it fixes the issue", "look at issue 311", "the customer's issue": after a determiner, a preposition
     // or a possessive the word is a noun.
     if (nounFollows(words, i)) continue;
