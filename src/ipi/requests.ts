@@ -273,11 +273,15 @@ export const SAME_ACTION: Readonly<Record<string, readonly string[]>> = {
   request: ['pr', 'mr'],
 };
 
+/** What a line calls the agent it addresses: "Assistant, …", "Hey Cursor, …", "Bot: …". */
+const AGENT_NAMES = ['ai', 'assistant', 'agent', 'bot', 'model', 'llm', 'claude', 'gpt', 'chatgpt', 'copilot', 'gemini', 'cursor', 'codex', 'devin', 'cline', 'aider', 'windsurf'];
+const AGENT_NAME = AGENT_NAMES.join('|');
+
 /** Words that may stand between a request's opening and its verb: "Please also send…", "Assistant, now forward…". */
 const OPENERS = new Set([
   'please', 'kindly', 'also', 'then', 'and', 'now', 'next', 'first', 'finally', 'immediately', 'urgently', 'just', 'quickly', 'always', 'still',
   'afterwards', 'afterward', 'lastly', 'additionally', 'second', 'third',
-  'ai', 'assistant', 'agent', 'bot', 'model', 'llm', 'claude', 'gpt', 'chatgpt', 'copilot', 'gemini', 'hey', 'hi', 'dear',
+  ...AGENT_NAMES, 'hey', 'hi', 'dear',
   'step', 'task', 'todo', 'note', 'important', 'urgent',
   // The emphatic "Do send…"; "do you know" and "do not send" still ask for nothing.
   'do',
@@ -434,13 +438,16 @@ const AFTER_CLAUSE = /\w[ \t]*,[ \t]*[a-z]+[ \t]*$/;
 /** The openers of a step that an imperative follows (a subset of OPENERS: not "step" or "note", which label). */
 const STEP_OPENERS = new Set(['first', 'then', 'next', 'finally', 'now', 'afterwards', 'afterward', 'lastly', 'also', 'immediately']);
 /** The agent addressed by name, a comma after it. */
-const ADDRESSED = /\b(?:ai|assistant|agent|bot|model|llm|claude|gpt|chatgpt|copilot|gemini)\s*,/;
+const ADDRESSED = new RegExp(`\\b(?:${AGENT_NAME})\\s*,`);
 /**
  * "Bot: commit … and push to main", "Assistant, push this branch to main": verbs that a README's advice to a
  * person uses too ("push your branch", "commit your changes"; decision 108), so they ask only the agent addressed
  * by name at a clause's start, with an object after them.
  */
-const ADDRESSED_ORDER = /(?:^|[\n.!?])[ \t]*(?:[*_#>-][ \t]*){0,4}(?:(?:hey|hi|dear) )?(?:ai|assistant|agent|bot|model|llm|claude|gpt|chatgpt|copilot|gemini)[*_]{0,2}[ \t]*[:,][*_]{0,2}[ \t]*(?:please[ \t]+)?(?:commit|push|force-push)[ \t]+[^\s.]/i;
+const ADDRESSED_ORDER = new RegExp(
+  `(?:^|[\\n.!?])[ \\t]*(?:[*_#>-][ \\t]*){0,4}(?:(?:hey|hi|dear) )?(?:${AGENT_NAME})[*_]{0,2}[ \\t]*[:,][*_]{0,2}[ \\t]*(?:please[ \\t]+)?(?:commit|push|force-push)[ \\t]+[^\\s.]`,
+  'i',
+);
 /** Most lines name neither verb: a plain search rules them out before ADDRESSED_ORDER looks for a clause's start. */
 const ADDRESSED_VERB = /commit|push/i;
 
