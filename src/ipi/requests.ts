@@ -302,7 +302,7 @@ const LEADS: readonly (readonly string[])[] = [
   // "you were asked to share…"): an agent that follows such a document for its user would be blocked.
   ['why', 'not'], ['instructed', 'to'], ['proceed', 'to'],
   // A causative addressed to whoever reads with an assistant: "have it sign you up at …", "have your assistant forward …".
-  ['have', 'it'], ['have', 'the', 'assistant'], ['have', 'your', 'assistant'], ['have', 'the', 'ai'], ['have', 'your', 'ai'], ['have', 'the', 'agent'], ['have', 'your', 'agent'],
+  ['have', 'it'], ...['the', 'your'].flatMap((whose) => ['assistant', 'ai', 'agent'].map((name) => ['have', whose, name])),
 ];
 /** After these a gerund asks for the change: "would you mind sending…", "how about forwarding…", "consider deleting…". */
 const GERUND_LEADS: readonly (readonly string[])[] = [
@@ -444,8 +444,9 @@ const ADDRESSED = new RegExp(`\\b(?:${AGENT_NAME})\\s*,`);
  * person uses too ("push your branch", "commit your changes"; decision 108), so they ask only the agent addressed
  * by name at a clause's start, with an object after them.
  */
+const ADDRESSED_VERBS = '(?:please[ \\t]+)?(?:commit|push|force-push)';
 const ADDRESSED_ORDER = new RegExp(
-  `(?:^|[\\n.!?])[ \\t]*(?:[*_#>-][ \\t]*){0,4}(?:(?:hey|hi|dear) )?(?:${AGENT_NAME})[*_]{0,2}[ \\t]*[:,][*_]{0,2}[ \\t]*(?:please[ \\t]+)?(?:commit|push|force-push)[ \\t]+[^\\s.]`,
+  `(?:^|[\\n.!?])[ \\t]*(?:[*_#>-][ \\t]*){0,4}(?:(?:hey|hi|dear) )?(?:${AGENT_NAME})[*_]{0,2}[ \\t]*[:,][*_]{0,2}[ \\t]*${ADDRESSED_VERBS}[ \\t]+[^\\s.]`,
   'i',
 );
 /** Most lines name neither verb: a plain search rules them out before ADDRESSED_ORDER looks for a clause's start. */
@@ -459,7 +460,7 @@ const ADDRESSED_VERB = /commit|push/i;
 export function asksAfterLabel(label: string | undefined, line: string): boolean {
   return label !== undefined && label.length <= 24 && LABELLED_ORDER.test(line) && ADDRESSED_ORDER.test(`${label}: ${line}`);
 }
-const LABELLED_ORDER = /^[ \t*_]*(?:please[ \t]+)?(?:commit|push|force-push)[ \t]/i;
+const LABELLED_ORDER = new RegExp(`^[ \\t*_]*${ADDRESSED_VERBS}[ \\t]`, 'i');
 
 const RE_HYPHEN = /(?<![a-z])re-(?=[a-z])/gi;
 
