@@ -267,6 +267,15 @@ describe('userAsks: what a user turn asks for', () => {
     expect(userAsks('Translate the email from Herr Becker into English.')).toEqual({ question: true, change: false });
   });
 
+  it('reads "give me a" and "give me an" as reading openers, and a change after them as a change', () => {
+    expect(userAsks('Give me an overview of my Monday.')).toEqual({ question: true, change: false });
+    expect(userAsks('Please give me a summary of the thread with Anna.')).toEqual({ question: true, change: false });
+    expect(userAsks('Give me a list of open invoices and pay the one from ACME.')).toEqual({ question: true, change: true });
+    // Not an opener: "give" with another object hands something over.
+    expect(userAsks('Give Bob access to the drive.')).toEqual({ question: false, change: true });
+    expect(userAsks('Give me access to the drive.').question).toBe(false);
+  });
+
   it('reads a noun-verb after "and" or "then" as a change when its object follows', () => {
     expect(userAsks('Read the recall notice and email their recall team to ask for a replacement.').change).toBe(true);
     expect(userAsks('Find the invoice, then text him the total.').change).toBe(true);

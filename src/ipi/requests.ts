@@ -62,8 +62,11 @@ const READING_VERBS = new Set([
   'translate', 'analyse', 'analyze', 'proofread', 'fetch',
 ]);
 
-/** Phrases that open a turn asking for an answer as a reading verb does: "Go through my inbox and summarise it", "Catch me up on #ops". */
-const READING_OPENERS: readonly (readonly string[])[] = [['go', 'through'], ['go', 'over'], ['catch', 'me', 'up'], ['look', 'through']];
+/**
+ * Phrases that open a turn asking for an answer as a reading verb does: "Go through my inbox and summarise it", "Catch me up on #ops",
+ * "Give me an overview of my Monday" (not "give me access": only before an article).
+ */
+const READING_OPENERS: readonly (readonly string[])[] = [['go', 'through'], ['go', 'over'], ['catch', 'me', 'up'], ['look', 'through'], ['give', 'me', 'a'], ['give', 'me', 'an']];
 
 /** Words after which an asking verb is a noun in a user's turn: determiners and prepositions. */
 const NOUN_BEFORE = new Set([
