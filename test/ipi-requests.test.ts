@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksAfterLabel, asksReader, userAsks, verbUses, withoutNegatedVerbs } from '../src/ipi/requests.js';
+import { asksAfterLabel, asksReader, userAsks, verbInflections, verbUses, withoutNegatedVerbs } from '../src/ipi/requests.js';
 
 describe('asksReader: a line that asks its reader for a change', () => {
   it.each([
@@ -265,6 +265,18 @@ describe('userAsks: what a user turn asks for', () => {
     expect(userAsks('Catch me up on the #ops channel.')).toEqual({ question: true, change: false });
     expect(userAsks('Skim the release notes for breaking changes.')).toEqual({ question: true, change: false });
     expect(userAsks('Translate the email from Herr Becker into English.')).toEqual({ question: true, change: false });
+  });
+
+  it('writes a verb in the forms a request line uses', () => {
+    expect(verbInflections('forward')).toEqual(expect.arrayContaining(['forward', 'forwards', 'forwarded']));
+    expect(verbInflections('delete')).toEqual(expect.arrayContaining(['deletes', 'deleted']));
+    expect(verbInflections('transfer')).toEqual(expect.arrayContaining(['transferred']));
+    expect(verbInflections('reply')).toEqual(expect.arrayContaining(['replies', 'replied']));
+    // Not the gerund ("would you mind sending me the link?" is a colleague's ask as often as an injection's).
+    expect(verbInflections('send')).not.toContain('sending');
+    expect(verbInflections('send')).toEqual(expect.arrayContaining(['sends', 'sent']));
+    expect(verbInflections('pay')).toEqual(expect.arrayContaining(['pays', 'paid']));
+    expect(verbInflections('pay')).not.toContain('paied');
   });
 
   it('reads "give me a" and "give me an" as reading openers, and a change after them as a change', () => {

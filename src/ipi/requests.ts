@@ -327,6 +327,22 @@ const MANDATED = new Set(['you', 'we', 'they', 'he', 'she', 'it', 'i', ...WISHED
 /** Participles not made by adding -ed or -d. */
 const IRREGULAR: Readonly<Record<string, string>> = { sent: 'send', paid: 'pay', given: 'give', made: 'make', written: 'write', taken: 'take', told: 'tell', put: 'put', set: 'set', run: 'run', wired: 'wire', sold: 'sell', resent: 'resend', withdrawn: 'withdraw' };
 
+/**
+ * The forms a line that asks for `verb` may write it in: the base and -s ("forwards"), the participle ("must be
+ * forwarded", "easier if the assistant deleted it"), a final consonant doubled too ("transferred"). What matches
+ * a tool's verb against a request line's words. Not the gerund: a colleague's "would you mind sending me the
+ * link?" then named the send of a user who said "Reply to Jonas", and blocked it.
+ */
+export function verbInflections(verb: string): string[] {
+  const irregular = Object.keys(IRREGULAR).filter((past) => IRREGULAR[past] === verb);
+  const last = verb[verb.length - 1] ?? '';
+  if (last === 'e') return [verb, `${verb}s`, `${verb}d`, ...irregular];
+  if (last === 'y' && !/[aeiou]y$/.test(verb)) return [verb, `${verb.slice(0, -1)}ies`, `${verb.slice(0, -1)}ied`, ...irregular];
+  const forms = [verb, `${verb}s`, `${verb}es`, `${verb}ed`, ...irregular];
+  if (/[^aeiou][aeiou][bdglmnprt]$/.test(verb)) forms.push(`${verb}${last}ed`);
+  return forms;
+}
+
 /** Whether `w` is a verb that asks for a change (`next` is the word after it: "tell me" asks for an answer). */
 function changeVerb(w: string | undefined, next: string | undefined): boolean {
   if (w === undefined || w === 'do') return false;

@@ -4,7 +4,7 @@ import { levelOf, LEVELS } from './calibration.js';
 import { syntaxReadingsOf } from './breaks.js';
 import { compactNumbers, entities, plainValueSpelling, spelledEmails, stringLeaves } from './entities.js';
 import { foreignRequestVerbs } from './foreign-requests.js';
-import { asksAfterLabel, asksReader, NOUN_OR_VERB, SAME_ACTION, userAsks, verbUses, withoutNegatedVerbs, WRITE_VERBS, type UserAsks } from './requests.js';
+import { asksAfterLabel, asksReader, NOUN_OR_VERB, SAME_ACTION, userAsks, verbInflections, verbUses, withoutNegatedVerbs, WRITE_VERBS, type UserAsks } from './requests.js';
 import { MAX_NAMES, MAX_PLANTED, plantedCalls, toolNameHash, toolNameKeys } from './planted-calls.js';
 import { readToolName } from './tool-names.js';
 import { TRACE_FEATURES, type TraceScorer } from './trace-model.js';
@@ -898,8 +898,8 @@ function urlHosts(found: readonly string[]): Map<string, string[]> {
 
 /** A verb and the words a request may use for it. */
 const verbWords = (verb: string): string[] => [verb, ...(SAME_ACTION[verb] ?? [])];
-/** The same, hashed. */
-const verbHashes = (verb: string): number[] => verbWords(verb).map(wordHash);
+/** The same in the forms a request line may write them in ("must be forwarded"), hashed. */
+const verbHashes = (verb: string): number[] => verbWords(verb).flatMap(verbInflections).map(wordHash);
 /** A word of NOUN_OR_VERB used as a verb in trusted text, kept apart from the word's own hash (which any use adds). */
 const verbUseHash = (word: string): number => Math.imul(wordHash(word) ^ 0x76657262, 0x9e3779b1) >>> 0;
 
