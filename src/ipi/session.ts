@@ -4,7 +4,7 @@ import { levelOf, LEVELS } from './calibration.js';
 import { syntaxReadingsOf } from './breaks.js';
 import { compactNumbers, entities, plainValueSpelling, spelledEmails, stringLeaves } from './entities.js';
 import { foreignRequestVerbs } from './foreign-requests.js';
-import { asksAfterLabel, asksReader, NOUN_OR_VERB, SAME_ACTION, userAsks, verbInflections, verbUses, withoutNegatedVerbs, WRITE_VERBS, type UserAsks } from './requests.js';
+import { ASKING_VERBS, asksAfterLabel, asksReader, NOUN_OR_VERB, SAME_ACTION, userAsks, verbInflections, verbUses, withoutNegatedVerbs, WRITE_VERBS, type UserAsks } from './requests.js';
 import { MAX_NAMES, MAX_PLANTED, plantedCalls, toolNameHash, toolNameKeys } from './planted-calls.js';
 import { readToolName } from './tool-names.js';
 import { TRACE_FEATURES, type TraceScorer } from './trace-model.js';
@@ -285,7 +285,8 @@ export class IpiSession {
     const { verb, terms, writes, joined } = readToolName(call.name);
     const askedRead = this.#userAsked.question && !this.#userAsked.change;
     // The words a line may use for the tool's verb when it asks for this write (its synonyms too): read by #provenance and #requested.
-    const writeVerbs = verb !== undefined && WRITE_VERBS.has(verb) ? verbHashes(verb) : NO_VERBS;
+    // Any verb a request asks a change by, for a tool that writes ("decline" for decline_event, "revoke", "archive").
+    const writeVerbs = verb !== undefined && (WRITE_VERBS.has(verb) || (writes && ASKING_VERBS.has(verb))) ? verbHashes(verb) : NO_VERBS;
     // A line may explain a write the user handed over (see #provenance); after a user who asked only for an answer, none does.
     const explainingVerbs = askedRead ? NO_VERBS : writeVerbs;
     const prov = this.#provenance(leaves, named, explainingVerbs);
