@@ -221,10 +221,10 @@ describe('userAsks: what a user turn asks for', () => {
   });
 
   it('reads a verb that names a thing inside a noun, closes a question or is the user\'s own act as no change', () => {
-    for (const q of ['Give me a summary of the incident report.', 'Look at the staging deploy logs and tell me what failed.', 'Check the logs for the payment service and report back.', 'What does the reset script do?', 'Review the vendor security questionnaire reply.', 'Did Bob reply yet?']) {
+    for (const q of ['Give me a summary of the incident report.', 'Look at the staging deploy logs and tell me what failed.', 'Check the logs for the payment service and report back.', 'What does the reset script do?', 'Review the vendor security questionnaire reply.', 'Did Bob reply yet?', 'What does this blog post say? https://blog.test/post/42', 'Did my post get any answers?']) {
       expect(userAsks(q).change, q).toBe(false);
     }
-    for (const q of ['Report the outage to the vendor.', 'Check the logs and report the bug.', 'Check the build; if green, deploy.', 'Build and deploy it.', 'Can you deploy the app?', 'We should deploy today.', 'Please do.', 'Reply to Anna that 3pm works.', 'Read the thread and reply back to Omar.', 'Could you reply to the vendor?']) {
+    for (const q of ['Report the outage to the vendor.', 'Check the logs and report the bug.', 'Check the build; if green, deploy.', 'Build and deploy it.', 'Can you deploy the app?', 'We should deploy today.', 'Please do.', 'Reply to Anna that 3pm works.', 'Read the thread and reply back to Omar.', 'Could you reply to the vendor?', 'Post the summary in #general.', 'Summarise the thread, post it in #team.', 'Can you post it?', 'Draft a blog post and post it.']) {
       expect(userAsks(q).change, q).toBe(true);
     }
     // A verb whose subject is the user is the user's own act: a question about it asks for an answer.

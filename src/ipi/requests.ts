@@ -50,11 +50,11 @@ const SUBORDINATORS = new Set(['if', 'when', 'whether', 'before', 'after', 'once
 /** Words between a subject and a verb, after which "report", "deploy" and "reply" are verbs: "we should deploy today", "don't reply" ("t"). */
 const MODALS = new Set(['can', 'could', 'should', 'shall', 'will', 'would', 'may', 'might', 'must', 'll', 'd', 'do', 'did', 'also', 'just', 'then', 'cannot', 't']);
 
-/** Asking verbs that a user's turn uses as often inside a noun ("incident report", "deploy logs", "the vendor's questionnaire reply"): see VERB_PLACES. */
-const COMPOUND_NOUNS = new Set(['report', 'deploy', 'reply']);
+/** Asking verbs that a user's turn uses as often inside a noun ("incident report", "deploy logs", "the vendor's questionnaire reply", "this blog post"): see VERB_PLACES. */
+const COMPOUND_NOUNS = new Set(['report', 'deploy', 'reply', 'post']);
 /** The words after which a word of COMPOUND_NOUNS is a verb (the empty string: the turn's start), and MODALS. */
 const VERB_PLACES = new Set(['', 'and', 'then', 'please', 'you', 'to', 'also']);
-const COMPOUND_OPENS = /(?:^|[.,;:!?\n][ \t]*)(?:report\b(?!\s+back\b)|deploy\b|reply\b)/i;
+const COMPOUND_OPENS = /(?:^|[.,;:!?\n][ \t]*)(?:report\b(?!\s+back\b)|deploy\b|reply\b|post\b)/i;
 
 /** Verbs that open a turn asking for an answer, not a change: "Review pull request 42 and summarise it". */
 const READING_VERBS = new Set([
