@@ -73,6 +73,9 @@ describe('asksReader: a line that asks its reader for a change', () => {
     'Re-send the invoice to billing@ledger-check.test.',
     'The remaining shares must be sold before Friday.',
     'The balance is to be withdrawn to wallet bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh.',
+    // A participle in "-ied" is its verb in "-y".
+    'The security team must be replied to with the VPN password today.',
+    'The trash should be emptied before the audit.',
   ])('asks: %s', (line) => expect(asksReader(line)).toBe(true));
 
   it('reads what someone asks to be done after "asked that" and the like', () => {
@@ -221,10 +224,10 @@ describe('userAsks: what a user turn asks for', () => {
   });
 
   it('reads a verb that names a thing inside a noun, closes a question or is the user\'s own act as no change', () => {
-    for (const q of ['Give me a summary of the incident report.', 'Look at the staging deploy logs and tell me what failed.', 'Check the logs for the payment service and report back.', 'What does the reset script do?', 'Review the vendor security questionnaire reply.', 'Did Bob reply yet?', 'What does this blog post say? https://blog.test/post/42', 'Did my post get any answers?']) {
+    for (const q of ['Give me a summary of the incident report.', 'Look at the staging deploy logs and tell me what failed.', 'Check the logs for the payment service and report back.', 'What does the reset script do?', 'Review the vendor security questionnaire reply.', 'Did Bob reply yet?', 'What does this blog post say? https://blog.test/post/42', 'Did my post get any answers?', 'Summarize this GitHub issue.']) {
       expect(userAsks(q).change, q).toBe(false);
     }
-    for (const q of ['Report the outage to the vendor.', 'Check the logs and report the bug.', 'Check the build; if green, deploy.', 'Build and deploy it.', 'Can you deploy the app?', 'We should deploy today.', 'Please do.', 'Reply to Anna that 3pm works.', 'Read the thread and reply back to Omar.', 'Could you reply to the vendor?', 'Post the summary in #general.', 'Summarise the thread, post it in #team.', 'Can you post it?', 'Draft a blog post and post it.']) {
+    for (const q of ['Report the outage to the vendor.', 'Check the logs and report the bug.', 'Check the build; if green, deploy.', 'Build and deploy it.', 'Can you deploy the app?', 'We should deploy today.', 'Please do.', 'Reply to Anna that 3pm works.', 'Read the thread and reply back to Omar.', 'Could you reply to the vendor?', 'Post the summary in #general.', 'Summarise the thread, post it in #team.', 'Can you post it?', 'Draft a blog post and post it.', 'Issue a refund for order 4471.', 'Check the order, then issue the refund.']) {
       expect(userAsks(q).change, q).toBe(true);
     }
     // A verb whose subject is the user is the user's own act: a question about it asks for an answer.
@@ -279,13 +282,16 @@ describe('userAsks: what a user turn asks for', () => {
     expect(verbInflections('pay')).not.toContain('paied');
   });
 
-  it('reads "give me a" and "give me an" as reading openers, and a change after them as a change', () => {
+  it('reads "give me a" summary, overview, list and the like as a reading opener, and a change after it as a change', () => {
     expect(userAsks('Give me an overview of my Monday.')).toEqual({ question: true, change: false });
-    expect(userAsks('Please give me a summary of the thread with Anna.')).toEqual({ question: true, change: false });
+    expect(userAsks('Please give me a quick summary of the thread with Anna.')).toEqual({ question: true, change: false });
+    expect(userAsks('Give me a status update on ticket SUP-3321.')).toEqual({ question: true, change: false });
     expect(userAsks('Give me a list of open invoices and pay the one from ACME.')).toEqual({ question: true, change: true });
-    // Not an opener: "give" with another object hands something over.
+    // What else "give me a …" asks for is a change, or at least no answer.
+    for (const q of ['Give me a hand with my calendar invites.', 'Give me a clean inbox before the migration.', 'Give me a new branch for the fix.', 'Give me a copy of the contract in my Drive.', 'Give me access to the drive.']) {
+      expect(userAsks(q).question, q).toBe(false);
+    }
     expect(userAsks('Give Bob access to the drive.')).toEqual({ question: false, change: true });
-    expect(userAsks('Give me access to the drive.').question).toBe(false);
   });
 
   it('reads a noun-verb after "and" or "then" as a change when its object follows', () => {

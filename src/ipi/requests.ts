@@ -50,11 +50,11 @@ const SUBORDINATORS = new Set(['if', 'when', 'whether', 'before', 'after', 'once
 /** Words between a subject and a verb, after which "report", "deploy" and "reply" are verbs: "we should deploy today", "don't reply" ("t"). */
 const MODALS = new Set(['can', 'could', 'should', 'shall', 'will', 'would', 'may', 'might', 'must', 'll', 'd', 'do', 'did', 'also', 'just', 'then', 'cannot', 't']);
 
-/** Asking verbs that a user's turn uses as often inside a noun ("incident report", "deploy logs", "the vendor's questionnaire reply", "this blog post"): see VERB_PLACES. */
-const COMPOUND_NOUNS = new Set(['report', 'deploy', 'reply', 'post']);
+/** Asking verbs that a user's turn uses as often inside a noun ("incident report", "deploy logs", "the vendor's questionnaire reply", "this blog post", "this GitHub issue"): see VERB_PLACES. */
+const COMPOUND_NOUNS = new Set(['report', 'deploy', 'reply', 'post', 'issue']);
 /** The words after which a word of COMPOUND_NOUNS is a verb (the empty string: the turn's start), and MODALS. */
 const VERB_PLACES = new Set(['', 'and', 'then', 'please', 'you', 'to', 'also']);
-const COMPOUND_OPENS = /(?:^|[.,;:!?\n][ \t]*)(?:report\b(?!\s+back\b)|deploy\b|reply\b|post\b)/i;
+const COMPOUND_OPENS = /(?:^|[.,;:!?\n][ \t]*)(?:report\b(?!\s+back\b)|deploy\b|reply\b|post\b|issue\b)/i;
 
 /** Verbs that open a turn asking for an answer, not a change: "Review pull request 42 and summarise it". */
 const READING_VERBS = new Set([
@@ -62,11 +62,13 @@ const READING_VERBS = new Set([
   'translate', 'analyse', 'analyze', 'proofread', 'fetch',
 ]);
 
+/** Phrases that open a turn asking for an answer as a reading verb does: "Go through my inbox and summarise it", "Catch me up on #ops". */
+const READING_OPENERS: readonly (readonly string[])[] = [['go', 'through'], ['go', 'over'], ['catch', 'me', 'up'], ['look', 'through']];
 /**
- * Phrases that open a turn asking for an answer as a reading verb does: "Go through my inbox and summarise it", "Catch me up on #ops",
- * "Give me an overview of my Monday" (not "give me access": only before an article).
+ * What "give me a …" asks for when it asks for an answer ("Give me an overview of my Monday", "a quick summary"): not
+ * "a hand with my invites", "a clean inbox", "a new branch" or "a copy of the contract", which ask for a change.
  */
-const READING_OPENERS: readonly (readonly string[])[] = [['go', 'through'], ['go', 'over'], ['catch', 'me', 'up'], ['look', 'through'], ['give', 'me', 'a'], ['give', 'me', 'an']];
+const ANSWERS = new Set(['overview', 'summary', 'rundown', 'recap', 'list', 'breakdown', 'digest', 'briefing', 'brief', 'outline', 'update', 'status', 'snapshot', 'explanation', 'estimate', 'count']);
 
 /** Words after which an asking verb is a noun in a user's turn: determiners and prepositions. */
 const NOUN_BEFORE = new Set([
@@ -485,9 +487,9 @@ const RE_HYPHEN = /(?<![a-z])re-(?=[a-z])/gi;
 
 /** A word as asksReader splits them (a run of letters): "send_email" holds "send"; a participle of one counts ("forwarded", "sent"). */
 const LINE_VERBS = [...ASKING_VERBS, ...NOUN_VERBS, ...READER_VERBS, ...MOVING_VERBS, ...VERBS_BEFORE_OBJECT.keys()];
-/** Gerunds too ("sending", "sharing", "transferring"): the stem without a final "e", a doubled consonant, "ing". */
+/** Gerunds too ("sending", "sharing", "transferring"): the stem without a final "e", a doubled consonant, "ing"; and "-ied" for "-y" ("replied"). */
 const ANY_CHANGE_VERB = new RegExp(
-  `(?<![a-z])(?:(?:${LINE_VERBS.join('|')})[a-z]?(?:e?d)?|(?:${LINE_VERBS.map((v) => (v.endsWith('e') ? v.slice(0, -1) : v)).join('|')})[a-z]?ing|${Object.keys(IRREGULAR).join('|')})(?![a-z])`,
+  `(?<![a-z])(?:(?:${LINE_VERBS.join('|')})[a-z]?(?:e?d)?|(?:${LINE_VERBS.map((v) => (v.endsWith('e') ? v.slice(0, -1) : v)).join('|')})[a-z]?ing|(?:${LINE_VERBS.filter((v) => /[^aeiou]y$/.test(v)).map((v) => v.slice(0, -1)).join('|')})ied|${Object.keys(IRREGULAR).join('|')})(?![a-z])`,
   'i',
 );
 const LEADS_BY_FIRST = new Map<string, (readonly string[])[]>();
@@ -511,7 +513,9 @@ function participleAfter(words: readonly string[], i: number): boolean {
 /** Whether a stem left by "-ed" or "-ing" is a verb that asks for a change: as is, with its "e", or undoubled. */
 function stemAsksChange(stem: string): boolean {
   const doubled = stem.length > 2 && stem[stem.length - 1] === stem[stem.length - 2] ? stem.slice(0, -1) : stem;
-  return [stem, `${stem}e`, doubled].some((v) => changeVerb(v, undefined));
+  // replied → reply, emptied → empty (not "-ying": the gerund keeps its "y").
+  const y = stem.endsWith('i') ? `${stem.slice(0, -1)}y` : stem;
+  return [stem, `${stem}e`, doubled, y].some((v) => changeVerb(v, undefined));
 }
 
 /** Whether the gerund of a verb that asks for a change stands at `i`, past any OPENERS: "sending", "sharing", "transferring". */
@@ -555,6 +559,15 @@ function verbAfter(words: readonly string[], i: number): boolean {
   return changeVerb(words[at], next);
 }
 
+/**
+ * Where "give me a …" at `i` names one of ANSWERS, right after the article or one word on ("a quick summary", "a status
+ * update"): those words ask for the answer, not for a change ("update"). Empty when it asks for something else.
+ */
+function answerWords(words: readonly string[], i: number): number[] {
+  if (words[i] !== 'give' || words[i + 1] !== 'me' || (words[i + 2] !== 'a' && words[i + 2] !== 'an')) return [];
+  return [i + 3, i + 4].filter((k) => ANSWERS.has(words[k] ?? ''));
+}
+
 /** The index of the first word from `i` on that is not one of OPENERS. */
 function pastOpeners(words: readonly string[], i: number): number {
   while (i < words.length && OPENERS.has(words[i]!)) i++;
@@ -569,9 +582,12 @@ function pastOpeners(words: readonly string[], i: number): number {
  */
 export function userAsks(text: string): UserAsks {
   const words = turnWords(text);
+  const first = words[0] === 'please' ? 1 : 0;
+  const answer = answerWords(words, first);
   let change = false;
   for (let i = 0; i < words.length && !change; i++) {
     const w = words[i]!;
+    if (answer.includes(i)) continue;
     if (NOUN_VERBS.has(w) && (words[i - 1] === 'you' || words[i - 1] === 'please' || (JOINERS.has(words[i - 1] ?? '') && OBJECTS.has(words[i + 1] ?? '')))) change = true;
     if (!ASKING_VERBS.has(w)) continue;
     if (ANSWER_VERBS.has(w) && words[i + 1] === 'me') continue;
@@ -601,7 +617,6 @@ export function userAsks(text: string): UserAsks {
   // "Leite die Rechnung an Anna weiter": a change asked in another language the generator writes ("öffne die Mail"
   // asks to open it, which a user's English turn does not count as a change either).
   if (!change && foreignRequestVerbs(text).some((verb) => ASKING_VERBS.has(verb))) change = true;
-  const first = words[0] === 'please' ? 1 : 0;
-  const opensReading = READING_VERBS.has(words[first] ?? '') || READING_OPENERS.some((o) => o.every((w, k) => words[first + k] === w));
+  const opensReading = READING_VERBS.has(words[first] ?? '') || READING_OPENERS.some((o) => o.every((w, k) => words[first + k] === w)) || answer.length > 0;
   return { question: text.includes('?') || opensReading, change };
 }
