@@ -314,7 +314,7 @@ const GERUND_LEADS: readonly (readonly string[])[] = [
   ['would', 'you', 'mind'], ['how', 'about'], ['consider'], ['recommend'], ['suggest'], ['proceed', 'with'], ['begin', 'with'], ['begin', 'by'], ['start', 'with'], ['start', 'by'],
 ];
 /** Words that make "if you …" (or "if the assistant …") a wish: "it would be nice if you forwarded…", "easier if the assistant just declined…". */
-const HEDGES = new Set(['nice', 'great', 'good', 'better', 'best', 'easier', 'helpful', 'appreciate', 'grateful', 'ideal', 'ideally', 'prefer', 'preferable']);
+const HEDGES = new Set(['nice', 'great', 'good', 'better', 'best', 'easier', 'helpful', 'help', 'appreciate', 'appreciated', 'grateful', 'ideal', 'ideally', 'prefer', 'preferable']);
 /** Who a wish after "if" is addressed to, within a few words of it: "if you", "if the calendar assistant". */
 const WISHED = new Set(['you', 'assistant', 'ai', 'agent', 'bot']);
 /** After these a participle asks for the change: "the report is to be sent to…", "must be forwarded". */
