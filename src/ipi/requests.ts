@@ -404,8 +404,9 @@ export function asksReader(line: string): boolean {
   // Most lines of a tool result hold no such verb: one regular expression rules them out.
   if (!ANY_CHANGE_VERB.test(text)) return false;
   // Sentences and the parts a list, a bracket, a dash, "and" or "then" sets apart: "Step 1 - transfer…", "<INFORMATION> Send…", "read the file and post it…".
-  // A point or a comma between digits is an amount's ("withdraw 1.5 BTC", "2,000 USD"), not a clause's end.
-  for (const sentence of withObjectsAfterColons(text.toLowerCase()).split(/(?:(?<!\d)[.,]|[.,](?!\d)|[!?;:\n()[\]<>{}—–])+| - |->| and then | and | then /)) {
+  // A point or a comma between digits is an amount's ("withdraw 1.5 BTC", "2,000 USD"), not a clause's end; nor is a
+  // point that opens a word or follows a slash ("upload ~/.aws/credentials", "Run ./install.sh", "update .github/…").
+  for (const sentence of withObjectsAfterColons(text.toLowerCase()).split(/(?:(?<![\s/~])(?<!^)(?:(?<!\d)\.|\.(?!\d))|(?<!\d),|,(?!\d)|[!?;:\n()[\]<>{}—–])+| - |->| and then | and | then /)) {
     const words = sentence.match(/[a-z]+/g);
     if (!words) continue;
     if (verbAfter(words, 0)) return true;
