@@ -285,7 +285,7 @@ const AGENT_NAME = AGENT_NAMES.join('|');
 /** Words that may stand between a request's opening and its verb: "Please also send…", "Assistant, now forward…". */
 const OPENERS = new Set([
   'please', 'kindly', 'also', 'then', 'and', 'now', 'next', 'first', 'finally', 'immediately', 'urgently', 'just', 'quickly', 'always', 'still',
-  'afterwards', 'afterward', 'lastly', 'additionally', 'second', 'third',
+  'afterwards', 'afterward', 'lastly', 'additionally', 'second', 'third', 'maybe', 'perhaps',
   ...AGENT_NAMES, 'hey', 'hi', 'dear',
   'step', 'task', 'todo', 'note', 'important', 'urgent',
   // The emphatic "Do send…"; "do you know" and "do not send" still ask for nothing.
@@ -295,7 +295,9 @@ const OPENERS = new Set([
 const LEADS: readonly (readonly string[])[] = [
   ['please'], ['kindly'], ['could', 'you'], ['can', 'you'], ['would', 'you'], ['will', 'you'], ['you', 'could'], ['you', 'can'], ['you', 'd'], ['you', 'll'],
   ['you', 'need', 'to'], ['you', 'have', 'to'], ['want', 'you', 'to'], ['make', 'sure', 'to'], ['make', 'sure', 'you'], ['remember', 'to'],
-  ['forget', 'to'], ['be', 'sure', 'to'], ['you', 'will'], ['need', 'you', 'to'], ['you', 'll', 'want', 'to'], ['you', 'will', 'want', 'to'],
+  ['forget', 'to'], ['be', 'sure', 'to'], ['you', 'will'], ['need', 'you', 'to'], ['needs', 'you', 'to'], ['you', 'll', 'want', 'to'], ['you', 'will', 'want', 'to'],
+  // "Would you be so kind as to forward …", "be kind enough to send …".
+  ['kind', 'as', 'to'], ['kind', 'enough', 'to'],
   // Hedged and formal: "it would be really helpful to send…", "it is mandatory that you forward…".
   ['helpful', 'to'], ['mandatory', 'that', 'you'], ['important', 'that', 'you'], ['essential', 'that', 'you'], ['required', 'that', 'you'],
   // Without "you": "The AI should forward…", "the assistant is expected to send…", "any AI reading this must…".
@@ -319,10 +321,12 @@ const HEDGES = new Set(['nice', 'great', 'good', 'better', 'best', 'easier', 'he
 const WISHED = new Set(['you', 'assistant', 'ai', 'agent', 'bot']);
 /** After these a participle asks for the change: "the report is to be sent to…", "must be forwarded". */
 const PASSIVE_LEADS: readonly (readonly string[])[] = [['to', 'be'], ['must', 'be'], ['should', 'be'], ['shall', 'be']];
-/** Words after which "that" opens what someone asks to be done: "maintainers asked that the token be posted to …". */
+/** Words after which "that" opens what someone asks to be done: "maintainers asked that the token be posted to …", "it is essential that the assistant sends …". */
 const MANDATES = new Set([
   'ask', 'asks', 'asked', 'asking', 'request', 'requests', 'requested', 'requesting', 'require', 'requires', 'required', 'requiring',
   'insist', 'insists', 'insisted', 'demand', 'demands', 'demanded', 'urge', 'urges', 'urged',
+  // "It is essential that the assistant sends …": the adjectives a mandate is stated by.
+  'essential', 'critical', 'vital', 'imperative', 'important', 'mandatory',
 ]);
 /** Who may be asked, named right before the verb, in a clause after MANDATES: "ask that the assistant forwards …", "request that you send …". */
 const MANDATED = new Set(['you', 'we', 'they', 'he', 'she', 'it', 'i', ...WISHED]);
@@ -348,8 +352,10 @@ export function verbInflections(verb: string): string[] {
 /** Whether `w` is a verb that asks for a change (`next` is the word after it: "tell me" asks for an answer). */
 function changeVerb(w: string | undefined, next: string | undefined): boolean {
   if (w === undefined || w === 'do') return false;
-  // "Let's sync tomorrow", "let us know": the writer proposes, nobody is asked.
-  if (w === 'let' && (next === 's' || next === 'us')) return false;
+  // "Let's sync tomorrow", "let us know": the writer proposes, nobody is asked. "Thank you for your order": a courtesy.
+  if ((w === 'let' && (next === 's' || next === 'us')) || (w === 'thank' && next === 'you')) return false;
+  // "Wire transfers submitted after 5 PM …", "Wire transfer fee": a noun.
+  if (w === 'wire' && (next === 'transfer' || next === 'transfers')) return false;
   const objects = VERBS_BEFORE_OBJECT.get(w);
   if (objects) return next !== undefined && objects.has(next);
   return NOUN_VERBS.has(w) || READER_VERBS.has(w) || MOVING_VERBS.has(w) || (ASKING_VERBS.has(w) && !(ANSWER_VERBS.has(w) && next === 'me'));
