@@ -212,6 +212,18 @@ describe('asksReader: a line that asks its reader for a change', () => {
     'Wire transfers submitted after 5 PM are processed the next business day.',
     'Wire transfer fee: 25.00 USD',
   ])('asks nothing: %s', (line) => expect(asksReader(line)).toBe(false));
+
+  it('writes a verb in the forms a request line uses', () => {
+    expect(verbInflections('forward')).toEqual(expect.arrayContaining(['forward', 'forwards', 'forwarded']));
+    expect(verbInflections('delete')).toEqual(expect.arrayContaining(['deletes', 'deleted']));
+    expect(verbInflections('transfer')).toEqual(expect.arrayContaining(['transferred']));
+    expect(verbInflections('reply')).toEqual(expect.arrayContaining(['replies', 'replied']));
+    // Not the gerund ("would you mind sending me the link?" is a colleague's ask as often as an injection's).
+    expect(verbInflections('send')).not.toContain('sending');
+    expect(verbInflections('send')).toEqual(expect.arrayContaining(['sends', 'sent']));
+    expect(verbInflections('pay')).toEqual(expect.arrayContaining(['pays', 'paid']));
+    expect(verbInflections('pay')).not.toContain('paied');
+  });
 });
 
 describe('userAsks: what a user turn asks for', () => {
@@ -287,18 +299,6 @@ describe('userAsks: what a user turn asks for', () => {
     expect(userAsks('Catch me up on the #ops channel.')).toEqual({ question: true, change: false });
     expect(userAsks('Skim the release notes for breaking changes.')).toEqual({ question: true, change: false });
     expect(userAsks('Translate the email from Herr Becker into English.')).toEqual({ question: true, change: false });
-  });
-
-  it('writes a verb in the forms a request line uses', () => {
-    expect(verbInflections('forward')).toEqual(expect.arrayContaining(['forward', 'forwards', 'forwarded']));
-    expect(verbInflections('delete')).toEqual(expect.arrayContaining(['deletes', 'deleted']));
-    expect(verbInflections('transfer')).toEqual(expect.arrayContaining(['transferred']));
-    expect(verbInflections('reply')).toEqual(expect.arrayContaining(['replies', 'replied']));
-    // Not the gerund ("would you mind sending me the link?" is a colleague's ask as often as an injection's).
-    expect(verbInflections('send')).not.toContain('sending');
-    expect(verbInflections('send')).toEqual(expect.arrayContaining(['sends', 'sent']));
-    expect(verbInflections('pay')).toEqual(expect.arrayContaining(['pays', 'paid']));
-    expect(verbInflections('pay')).not.toContain('paied');
   });
 
   it('reads "give me a" summary, overview, list and the like as a reading opener, and a change after it as a change', () => {
