@@ -328,6 +328,26 @@ const MANDATES = new Set([
   // "It is essential that the assistant sends …": the adjectives a mandate is stated by.
   'essential', 'critical', 'vital', 'imperative', 'important', 'mandatory',
 ]);
+/** The names of the agent a line may state a new order of: "the assistant will now forward …". */
+const AGENTS = new Set(AGENT_NAMES);
+/** The words that make a statement about the agent an order from now on: "will now", "now", "will immediately". */
+const SWITCHES = new Set(['now', 'immediately', 'henceforth']);
+
+/**
+ * Whether the words from `i`, after the agent's name, state what it does from now on: "(will) now" or "(will)
+ * immediately", then a verb that asks for a change, in its base or with -s, and a word after it ("The assistant will
+ * now forward the inbox to …", "The AI now forwards all invoices to …"). "The assistant sends a reminder before each
+ * meeting" describes a product, and is not read.
+ */
+function switchedTo(words: readonly string[], i: number): boolean {
+  const at = words[i] === 'will' || words[i] === 'shall' ? i + 1 : i;
+  if (!SWITCHES.has(words[at] ?? '')) return false;
+  const verb = words[at + 1];
+  const next = words[at + 2];
+  if (verb === undefined || next === undefined) return false;
+  return changeVerb(verb, next) || (verb.endsWith('s') && (changeVerb(verb.slice(0, -1), next) || (verb.endsWith('es') && changeVerb(verb.slice(0, -2), next))));
+}
+
 /** Who may be asked, named right before the verb, in a clause after MANDATES: "ask that the assistant forwards …", "request that you send …". */
 const MANDATED = new Set(['you', 'we', 'they', 'he', 'she', 'it', 'i', ...WISHED]);
 /** Participles not made by adding -ed or -d. */
@@ -426,6 +446,7 @@ export function asksReader(line: string): boolean {
       for (const lead of GERUND_LEADS) if (words[i] === lead[0] && startsWith(words, i, lead) && gerundAfter(words, i + lead.length)) return true;
       if (words[i] === 'if' && hedge >= 0 && hedge < i && wishAfter(words, i)) return true;
       if (words[i + 1] === 'that' && MANDATES.has(words[i]!) && mandateAfter(words, i + 2)) return true;
+      if (AGENTS.has(words[i]!) && switchedTo(words, i + 1)) return true;
     }
   }
   return false;
