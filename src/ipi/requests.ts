@@ -271,6 +271,9 @@ export const SAME_ACTION: Readonly<Record<string, readonly string[]>> = {
   set: ['change', 'update', 'arm', 'disarm', 'switch', 'turn', 'enable', 'disable', 'lock', 'unlock', 'activate', 'deactivate'],
   post: ['publish', 'send', 'write'],
   invite: ['add'],
+  // "Apply the pending migrations", "execute the setup script" before run_migration, run_command.
+  run: ['execute', 'apply'],
+  execute: ['run', 'apply'],
   webpage: ['website', 'site', 'page', 'link', 'url'],
   channel: ['channels'],
   // "PR" and "MR" name a pull or merge request: "@claude please merge this PR" before merge_pull_request.
