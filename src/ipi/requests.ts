@@ -314,9 +314,11 @@ const LEADS: readonly (readonly string[])[] = [
   // A causative addressed to whoever reads with an assistant: "have it sign you up at …", "have your assistant forward …".
   ['have', 'it'], ...['the', 'your'].flatMap((whose) => ['assistant', 'ai', 'agent'].map((name) => ['have', whose, name])),
 ];
-/** After these a gerund asks for the change: "would you mind sending…", "how about forwarding…", "consider deleting…". */
+/** After these a gerund asks for the change: "would you mind sending…", "how about forwarding…", "consider deleting…", "thanks in advance for wiring…". */
 const GERUND_LEADS: readonly (readonly string[])[] = [
   ['would', 'you', 'mind'], ['how', 'about'], ['consider'], ['recommend'], ['suggest'], ['proceed', 'with'], ['begin', 'with'], ['begin', 'by'], ['start', 'with'], ['start', 'by'],
+  // Thanks for what is yet to be done: "thanks in advance for forwarding …" (not "thank you for updating your details", done).
+  ['in', 'advance', 'for'],
 ];
 /** Words that make "if you …" (or "if the assistant …") a wish: "it would be nice if you forwarded…", "easier if the assistant just declined…". */
 const HEDGES = new Set(['nice', 'great', 'good', 'better', 'best', 'easier', 'helpful', 'help', 'appreciate', 'appreciated', 'grateful', 'ideal', 'ideally', 'prefer', 'preferable']);
