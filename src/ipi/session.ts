@@ -899,8 +899,16 @@ function urlHosts(found: readonly string[]): Map<string, string[]> {
 
 /** A verb and the words a request may use for it. */
 const verbWords = (verb: string): string[] => [verb, ...(SAME_ACTION[verb] ?? [])];
-/** The same in the forms a request line may write them in ("must be forwarded"), hashed. */
-const verbHashes = (verb: string): number[] => verbWords(verb).flatMap(verbInflections).map(wordHash);
+/**
+ * The same in the forms a request line may write them in ("must be forwarded"), hashed; memoised, as every call to a
+ * tool reads them again (the verbs are the closed set of WRITE_VERBS and ASKING_VERBS).
+ */
+const verbHashesOf = new Map<string, number[]>();
+function verbHashes(verb: string): number[] {
+  let hashes = verbHashesOf.get(verb);
+  if (hashes === undefined) verbHashesOf.set(verb, (hashes = verbWords(verb).flatMap(verbInflections).map(wordHash)));
+  return hashes;
+}
 /** A word of NOUN_OR_VERB used as a verb in trusted text, kept apart from the word's own hash (which any use adds). */
 const verbUseHash = (word: string): number => Math.imul(wordHash(word) ^ 0x76657262, 0x9e3779b1) >>> 0;
 
