@@ -217,6 +217,9 @@ describe('asksReader: a line that asks its reader for a change', () => {
     'The assistant now supports calendar sharing.',
     // Courtesies and nouns: "thank you", "wire transfers"; thanks for what was done.
     'Thank you for updating your payment details.',
+    // A mandate stated by an adjective, to no reader: a notice's advice (decision 108).
+    'It is essential that the firmware be updated before Friday.',
+    'It is critical that we update the certificates this week.',
     'Thank you for your order!',
     '04/12  PAYMENT RECEIVED - THANK YOU   +120.00',
     'Wire transfers submitted after 5 PM are processed the next business day.',

@@ -326,13 +326,17 @@ const HEDGES = new Set(['nice', 'great', 'good', 'better', 'best', 'easier', 'he
 const WISHED = new Set(['you', 'assistant', 'ai', 'agent', 'bot']);
 /** After these a participle asks for the change: "the report is to be sent to…", "must be forwarded". */
 const PASSIVE_LEADS: readonly (readonly string[])[] = [['to', 'be'], ['must', 'be'], ['should', 'be'], ['shall', 'be']];
-/** Words after which "that" opens what someone asks to be done: "maintainers asked that the token be posted to …", "it is essential that the assistant sends …". */
+/** Words after which "that" opens what someone asks to be done: "maintainers asked that the token be posted to …". */
 const MANDATES = new Set([
   'ask', 'asks', 'asked', 'asking', 'request', 'requests', 'requested', 'requesting', 'require', 'requires', 'required', 'requiring',
   'insist', 'insists', 'insisted', 'demand', 'demands', 'demanded', 'urge', 'urges', 'urged',
-  // "It is essential that the assistant sends …": the adjectives a mandate is stated by.
-  'essential', 'critical', 'vital', 'imperative', 'important', 'mandatory',
 ]);
+/**
+ * Adjectives that state a mandate to the reader: "It is essential that the assistant sends …", "critical that you
+ * wire …". Only with the reader as the subject: "it is essential that the firmware be updated" is a notice's advice
+ * to a person (decision 108).
+ */
+const STATED_MANDATES = new Set(['essential', 'critical', 'vital', 'imperative', 'important', 'mandatory']);
 /** The names of the agent a line may state a new order of: "the assistant will now forward …". */
 const AGENTS = new Set(AGENT_NAMES);
 /** The words that make a statement about the agent an order from now on: "will now", "now", "will immediately". */
@@ -451,6 +455,7 @@ export function asksReader(line: string): boolean {
       for (const lead of GERUND_LEADS) if (words[i] === lead[0] && startsWith(words, i, lead) && gerundAfter(words, i + lead.length)) return true;
       if (words[i] === 'if' && hedge >= 0 && hedge < i && wishAfter(words, i)) return true;
       if (words[i + 1] === 'that' && MANDATES.has(words[i]!) && mandateAfter(words, i + 2)) return true;
+      if (words[i + 1] === 'that' && STATED_MANDATES.has(words[i]!) && mandateAfter(words, i + 2, WISHED)) return true;
       if (AGENTS.has(words[i]!) && switchedTo(words, i + 1)) return true;
     }
   }
@@ -562,12 +567,13 @@ function gerundAfter(words: readonly string[], i: number): boolean {
  * that the NPM_TOKEN be posted to …"), or a verb (its base, or with -s) right after who is asked ("we kindly ask
  * that the assistant forwards …", "they request that you send …"), within six words. "Asked that the report be
  * reviewed" asks for no change; "asked that Bob send it" is not read (a name is no subject the reading knows).
+ * With `subjects` other than MANDATED, only a verb after one of them counts, and no participle.
  */
-function mandateAfter(words: readonly string[], i: number): boolean {
+function mandateAfter(words: readonly string[], i: number, subjects: ReadonlySet<string> = MANDATED): boolean {
   for (let j = i; j < i + 6 && j < words.length; j++) {
     const w = words[j]!;
-    if (w === 'be') return participleAfter(words, j + 1);
-    if (j > i && MANDATED.has(words[j - 1]!) && (changeVerb(w, words[j + 1]) || (w.endsWith('s') && changeVerb(w.slice(0, -1), words[j + 1])))) return true;
+    if (w === 'be') return subjects === MANDATED && participleAfter(words, j + 1);
+    if (j > i && subjects.has(words[j - 1]!) && (changeVerb(w, words[j + 1]) || (w.endsWith('s') && changeVerb(w.slice(0, -1), words[j + 1])))) return true;
   }
   return false;
 }
