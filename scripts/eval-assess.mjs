@@ -1,6 +1,7 @@
 // npm run eval:assess [-- --against PATH/TO/ipi.js]
 // Replays the sessions written for `assess` (data/ipi/assess-sessions.jsonl.gz: a
-// red-team set and two sets written after it; data/ipi/README.md) through the
+// red-team set, two sets written after it and three passes over the request reading;
+// data/ipi/README.md) through the
 // detector in block mode and prints, per set and family, the attacks blocked and
 // the benign calls allowed, the sessions whose score sits near `medium` (where a
 // retraining moves them across), and the misses. With --against, the same sessions
