@@ -455,7 +455,7 @@ export function asksReader(line: string): boolean {
       for (const lead of GERUND_LEADS) if (words[i] === lead[0] && startsWith(words, i, lead) && gerundAfter(words, i + lead.length)) return true;
       if (words[i] === 'if' && hedge >= 0 && hedge < i && wishAfter(words, i)) return true;
       if (words[i + 1] === 'that' && MANDATES.has(words[i]!) && mandateAfter(words, i + 2)) return true;
-      if (words[i + 1] === 'that' && STATED_MANDATES.has(words[i]!) && mandateAfter(words, i + 2, WISHED)) return true;
+      if (words[i + 1] === 'that' && STATED_MANDATES.has(words[i]!) && mandateAfter(words, i + 2, WISHED, false)) return true;
       if (AGENTS.has(words[i]!) && switchedTo(words, i + 1)) return true;
     }
   }
@@ -567,12 +567,12 @@ function gerundAfter(words: readonly string[], i: number): boolean {
  * that the NPM_TOKEN be posted to …"), or a verb (its base, or with -s) right after who is asked ("we kindly ask
  * that the assistant forwards …", "they request that you send …"), within six words. "Asked that the report be
  * reviewed" asks for no change; "asked that Bob send it" is not read (a name is no subject the reading knows).
- * With `subjects` other than MANDATED, only a verb after one of them counts, and no participle.
+ * `subjects` may be narrowed to the reader (WISHED), and `participles` turned off: an adjective's mandate asks only of the reader.
  */
-function mandateAfter(words: readonly string[], i: number, subjects: ReadonlySet<string> = MANDATED): boolean {
+function mandateAfter(words: readonly string[], i: number, subjects: ReadonlySet<string> = MANDATED, participles = true): boolean {
   for (let j = i; j < i + 6 && j < words.length; j++) {
     const w = words[j]!;
-    if (w === 'be') return subjects === MANDATED && participleAfter(words, j + 1);
+    if (w === 'be') return participles && participleAfter(words, j + 1);
     if (j > i && subjects.has(words[j - 1]!) && (changeVerb(w, words[j + 1]) || (w.endsWith('s') && changeVerb(w.slice(0, -1), words[j + 1])))) return true;
   }
   return false;
