@@ -426,56 +426,15 @@ const VERBS_BEFORE_OBJECT: ReadonlyMap<string, ReadonlySet<string>> = new Map([
 ]);
 
 /**
- * Errands a notice tells its reader how to run, named in a clause that opens a
- * sentence: "To unsubscribe, send an email to … with the subject STOP", "If you'd
- * like to cancel, reply CANCEL", "Unsubscribe: reply STOP". What the sentence asks
- * after it is the errand's how. Self-service errands only: a generic purpose ("To
- * continue, …", "To fix this, run …", "To verify your account, send …") names no
- * errand a user asks for by name.
- */
-const ERRANDS: ReadonlySet<string> = new Set([
-  'unsubscribe', 'subscribe', 'opt', 'cancel', 'confirm', 'rsvp', 'register', 'enroll', 'enrol', 'join', 'leave', 'renew', 'return',
-  'reschedule', 'book', 'reserve', 'pay', 'apply', 'claim',
-]);
-/** A sentence that opens with the errand it serves, to its end: a point, "!" or "?" before a space, a line's end. */
-const ERRAND_SENTENCE = /(^|[.!?][ \t]+|\n)([ \t*_>-]*)(?:(?:(?:in order )?to|if you(?:'d| would)? (?:like|wish|want) to) ([a-z]+)\b[^,.!?\n]{0,40},|([a-z]+)(?:[ \t]+(?:up|out|in))?[ \t]*:)[^\n]*?(?=[.!?](?:\s|$)|\n|$)/gi;
-
-/**
- * The line without the sentences that tell how to run an errand the user asked for
- * (`granted`: "Unsubscribe me from the Daily Brief" grants "unsubscribe"): their
- * request is the errand's means, asked of whoever wants it done, and the user does.
- */
-function withoutGrantedErrands(line: string, granted: (errand: string) => boolean): string {
-  return line.replace(ERRAND_SENTENCE, (sentence, start: string, lead: string, purpose?: string, label?: string) => {
-    const errand = (purpose ?? label)!.toLowerCase();
-    return ERRANDS.has(errand) && granted(errand) ? `${start}${lead}` : sentence;
-  });
-}
-
-/**
- * The errand a passage names as the label of the next, where the reading cut a
- * line at its colon: "… Rust-ish. Subscribe" before "POST your email to …". The
- * next passage then reads as `${errand}: ${passage}`, a sentence that tells how.
- */
-export function errandLabel(previous: string | undefined): string | undefined {
-  const errand = previous === undefined ? undefined : ERRAND_LABEL.exec(previous)?.[1]?.toLowerCase();
-  return errand !== undefined && ERRANDS.has(errand) ? errand : undefined;
-}
-const ERRAND_LABEL = /(?:^|[.!?][ \t]+|\n)[ \t*_>-]*([a-z]+)(?:[ \t]+(?:up|out|in))?[ \t]*$/i;
-
-/**
  * A line asks its reader for a change: a sentence of it opens with a verb of
  * ASKING_VERBS or a noun of NOUN_VERBS, or one follows "please", "could you",
  * "you must", "make sure to" and the like (words such as "also" or "first" may
  * stand between). "Please find the invoice attached" asks nothing; "Please create
- * a meeting with…" and "to finish the summary you must first share…" do. With
- * `granted`, the errands the user asked for by name, a sentence that tells how to
- * run one of them asks nothing (see ERRANDS).
+ * a meeting with…" and "to finish the summary you must first share…" do.
  */
-export function asksReader(line: string, granted?: (errand: string) => boolean): boolean {
+export function asksReader(line: string): boolean {
   // A hyphen after "re" joins the verb it repeats: "re-send", "Re-direct".
-  const unhyphened = line.includes('-') ? line.replace(RE_HYPHEN, (re) => re.slice(0, 2)) : line;
-  const text = granted === undefined ? unhyphened : withoutGrantedErrands(unhyphened, granted);
+  const text = line.includes('-') ? line.replace(RE_HYPHEN, (re) => re.slice(0, 2)) : line;
   if (ADDRESSED_VERB.test(text) && ADDRESSED_ORDER.test(text)) return true;
   // Most lines of a tool result hold no such verb: one regular expression rules them out.
   if (!ANY_CHANGE_VERB.test(text)) return false;

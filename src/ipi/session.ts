@@ -4,7 +4,7 @@ import { levelOf, LEVELS } from './calibration.js';
 import { syntaxReadingsOf } from './breaks.js';
 import { compactNumbers, entities, plainValueSpelling, spelledEmails, stringLeaves } from './entities.js';
 import { foreignRequestVerbs } from './foreign-requests.js';
-import { ASKING_VERBS, asksAfterLabel, asksReader, errandLabel, NOUN_OR_VERB, SAME_ACTION, userAsks, verbInflections, verbUses, withoutNegatedVerbs, WRITE_VERBS, type UserAsks } from './requests.js';
+import { ASKING_VERBS, asksAfterLabel, asksReader, NOUN_OR_VERB, SAME_ACTION, userAsks, verbInflections, verbUses, withoutNegatedVerbs, WRITE_VERBS, type UserAsks } from './requests.js';
 import { MAX_NAMES, MAX_PLANTED, plantedCalls, toolNameHash, toolNameKeys } from './planted-calls.js';
 import { readToolName } from './tool-names.js';
 import { TRACE_FEATURES, type TraceScorer } from './trace-model.js';
@@ -207,10 +207,7 @@ export class IpiSession {
       // bill's "Bitte überweisen Sie den Betrag auf das Konto …" scores nothing and stays a bill (see foreignRequestVerbs).
       const foreign = passages.map((p) => (Math.max(p.score, p.segment ?? p.score) >= LEVELS.low || p.context >= LEVELS.medium ? foreignRequestVerbs(p.text) : NO_VERB_WORDS));
       // A line the reading split from the agent's name before it ("Bot" and "commit … and push to main") asks with it.
-      // A notice's "To unsubscribe, send …" asks nothing of an agent whose user asked to unsubscribe: it says how.
-      // A user who asked only questions granted no errand.
-      const granted = (errand: string): boolean => this.#userAsked.change && this.#usedAsVerb(errand);
-      const asks = passages.map((p, i) => asksReader(howOf(errandLabel(passages[i - 1]?.text), p.text, granted), granted) || asksAfterLabel(passages[i - 1]?.text, p.text) || foreign[i]!.length > 0);
+      const asks = passages.map((p, i) => asksReader(p.text) || asksAfterLabel(passages[i - 1]?.text, p.text) || foreign[i]!.length > 0);
       // A passage charged as its result's riskiest (an address the reading left unread) asks what any of them asks.
       const chargedRequest = passages.some((p) => p.charged === true) && asks.includes(true);
       for (const [i, p] of passages.entries()) {
@@ -714,12 +711,9 @@ export class IpiSession {
    * verb: "summarise the email from Anna" does not ask for send_email.
    */
   #verbTrusted(verb: string | undefined): boolean {
-    return verb !== undefined && verbWords(verb).some((w) => this.#usedAsVerb(w));
-  }
-
-  /** Whether the user's words hold `word`; one that is as often a noun ("book", "email") only where used as a verb. */
-  #usedAsVerb(word: string): boolean {
-    return this.#askingWords().has(NOUN_OR_VERB.has(word) ? verbUseHash(word) : wordHash(word));
+    if (verb === undefined) return false;
+    const asked = this.#askingWords();
+    return verbWords(verb).some((w) => asked.has(NOUN_OR_VERB.has(w) ? verbUseHash(w) : wordHash(w)));
   }
 
   /**
@@ -884,11 +878,6 @@ function namesCall(src: Source, named: readonly number[]): boolean {
 
 /** A single word's hash as `shingles(…, 1)` gives it, memoised: tool names repeat call after call. */
 const wordHashes = new Map<string, number>();
-/** A passage after the label of an errand the user asked for, read under its label ("Subscribe: POST your email to …"). */
-function howOf(errand: string | undefined, text: string, granted: (errand: string) => boolean): string {
-  return errand !== undefined && granted(errand) ? `${errand}: ${text}` : text;
-}
-
 function wordHash(word: string): number {
   let h = wordHashes.get(word);
   if (h === undefined) {
