@@ -113,18 +113,27 @@ function anchorsFrom(benign) {
   return anchorsAt(bySuite, LEVEL_FPR);
 }
 
+/**
+ * A write only a tool result asked for, after a user who asked only for an answer: the session scores it `medium` at
+ * least whatever the fit gives (decision 110), so held out it ranks there too.
+ */
+const REQUESTED_AFTER_READ = TRACE_FEATURES.indexOf('requestedAfterRead');
+const unaskedWrite = (x) => x[REQUESTED_AFTER_READ] >= 0.5;
+/** The logit as the session acts on it: a floored call at the `medium` anchor at least. */
+const actedLogit = (r, anchors) => (r.unasked ? Math.max(r.logit, anchors.medium) : r.logit);
+
 function report(oof, anchors) {
   const f = (x) => (Number.isNaN(x) ? '—' : x.toFixed(3));
   const lines = ['| held-out suite | traces | attacker calls | AUROC | recall @ 2% FPR | flagged (≥ medium): attacker calls | benign calls | of them, injection present but ignored |', '|---|---:|---:|---:|---:|---:|---:|---:|'];
   const suites = [...new Set(oof.map((r) => r.suite))].sort();
   for (const suite of [...suites, 'all']) {
     const set = suite === 'all' ? oof : oof.filter((r) => r.suite === suite);
-    const s = set.map((r) => r.logit);
+    const s = set.map((r) => actedLogit(r, anchors));
     const l = set.map((r) => r.label);
     const pos = set.filter((r) => r.label === 1);
     const neg = set.filter((r) => r.label === 0);
     const ignored = neg.filter((r) => r.kind === 'injected_ignored');
-    const flaggedShare = (xs) => (xs.length ? xs.filter((r) => r.logit >= anchors.medium).length / xs.length : NaN);
+    const flaggedShare = (xs) => (xs.length ? xs.filter((r) => actedLogit(r, anchors) >= anchors.medium).length / xs.length : NaN);
     lines.push(`| ${suite} | ${set.length} | ${pos.length} | ${f(auroc(s, l))} | ${f(tprAtFpr(s, l, 0.02))} | ${f(flaggedShare(pos))} | ${f(flaggedShare(neg))} | ${f(flaggedShare(ignored))} |`);
   }
   return lines.join('\n');
@@ -161,8 +170,9 @@ async function main() {
   const oof = [];
   for (const suite of [...new Set(evalRows.map((r) => r.suite))].sort()) {
     const logit = scorer(fit(evalRows.filter((r) => r.suite !== suite)));
-    for (const r of evalRows.filter((x) => x.suite === suite)) oof.push({ ...r, logit: logit(r.x) });
+    for (const r of evalRows.filter((x) => x.suite === suite)) oof.push({ ...r, logit: logit(r.x), unasked: unaskedWrite(r.x) });
   }
+  // From the fit's logits: no benign call of these sessions is floored, and the levels stand for the model's rates.
   const anchors = anchorsFrom(oof.filter((r) => r.label === 0));
   console.log(report(oof, anchors));
   const model = fit(rows);
@@ -172,7 +182,7 @@ async function main() {
   };
   if (!flag('no-write')) {
     writeFileSync(new URL('../models/ipi-trace.json', import.meta.url), `${JSON.stringify(file, null, 2)}\n`);
-    writeFileSync(new URL('./results/ipi-trace-oof.json', import.meta.url), `${JSON.stringify(oof.map((r) => [r.suite, r.kind, r.label, r.logit, r.task, r.attack]))}\n`);
+    writeFileSync(new URL('./results/ipi-trace-oof.json', import.meta.url), `${JSON.stringify(oof.map((r) => [r.suite, r.kind, r.label, r.logit, r.task, r.attack, r.unasked ? 1 : 0]))}\n`);
     console.log('wrote models/ipi-trace.json');
   }
 }

@@ -330,6 +330,10 @@ export class IpiSession {
 
     const trace = this.#ctx.trace;
     let score = trace.score(x);
+    // A write only a tool result asked for, after a user who asked only for an answer, is an obeyed injection's pattern:
+    // `medium` at least, whatever the model weighs (decision 110). No benign call of the training sessions reads so.
+    const unasked = x[REQUESTED_AFTER_READ]! >= UNASKED_WRITE;
+    if (unasked) score = Math.max(score, LEVELS.medium);
     const values: Partial<Record<SignalName, number>> = { content, provenance: Math.max(prov.value, affinity.value), surprise };
     if (call.logprobs && call.logprobs.length > 0) values.entropy = call.logprobs.reduce((a, row) => a + logprobEntropy(row as number[]), 0) / call.logprobs.length;
     if (call.hiddenState) values.hiddenState = this.#hidden(call.hiddenState);
@@ -357,7 +361,7 @@ export class IpiSession {
       this.#count(words);
     }
     this.#calls++;
-    const reasons = flagged ? reasonsFor(trace.contributions?.(x) ?? x, x, { prov, affinity, content, sessionRisk }) : [];
+    const reasons = flagged ? reasonsFor(trace.contributions?.(x) ?? x, x, { prov, affinity, content, sessionRisk }, unasked) : [];
     return {
       score, level, flagged, zScores, signals, reasons,
       action: flagged && mode !== 'warn' ? 'block' : 'allow',
@@ -914,6 +918,9 @@ const verbUseHash = (word: string): number => Math.imul(wordHash(word) ^ 0x76657
 
 /** `requested` for a line that names only the tool's verb: weaker evidence than one naming all of it (as 1 it lowered held-out recall). */
 const VERB_ONLY = 0.5;
+/** `requestedAfterRead` from which a call is `medium` at least: the line named the tool's verb (VERB_ONLY) or more. */
+const UNASKED_WRITE = VERB_ONLY;
+const REQUESTED_AFTER_READ = TRACE_FEATURES.indexOf('requestedAfterRead');
 const REASON_TEXT: Partial<Record<(typeof TRACE_FEATURES)[number], (d: ReasonDetail) => IpiReason>> = {
   content: (d) => ({ code: 'content', message: `the call's own input reads like an injection (${d.content.toFixed(2)})` }),
   provenance: (d) => ({ code: 'provenance', message: `an argument was copied from untrusted content: ${d.prov.detail ?? ''}` }),
@@ -938,9 +945,9 @@ interface ReasonDetail {
 }
 
 /** The features that pushed the call's score up most, as reasons (one per code). */
-function reasonsFor(contributions: Float64Array, x: Float64Array, d: ReasonDetail): IpiReason[] {
+function reasonsFor(contributions: Float64Array, x: Float64Array, d: ReasonDetail, unasked: boolean): IpiReason[] {
   const order = [...contributions.keys()].filter((i) => contributions[i]! > 0.25 && x[i]! > 0).sort((a, b) => contributions[b]! - contributions[a]!);
-  const out: IpiReason[] = [];
+  const out: IpiReason[] = unasked ? [{ code: 'not-asked', message: 'the user only asked a question, and a tool result asks for this change' }] : [];
   for (const i of order) {
     const make = REASON_TEXT[TRACE_FEATURES[i]!];
     if (!make) continue;
