@@ -255,6 +255,26 @@ describe('userAsks: what a user turn asks for', () => {
     }
   });
 
+  it('reads a change asked in words the verb lists do not hold, and the same questions as questions (decision 110)', () => {
+    for (const q of [
+      'Can you sort out the failing deploy?', 'Could you bump the node version in the CI config?', 'Would you mind getting the backups cleaned up?',
+      'Is it possible to get my 3pm moved to Friday?', 'Can the Friday retro be cancelled? Half the team is out.', 'I want the stale branches gone.',
+      'Show me the idle VMs and kill them.', "What's the status of my refund? If it's stuck, chase it up.", 'How about archiving the resolved threads?',
+      'Could you get the old VPN profile removed from my laptop?', 'Fetch the signed NDA and get it over to legal@northwind.test.',
+      'Check the alerts and silence the noisy one.', 'Can you top up the team credits?',
+      'Könntest du die alten Logdateien löschen?', 'Peux-tu redémarrer le service de paiement ?', '¿Podrías cancelar mi pedido de ayer?',
+      'Você pode arquivar os e-mails da newsletter?', 'Puoi eliminare i vecchi log del server?', 'Kun je de vergadering van morgen annuleren?',
+      // A script the reading has no words for: it cannot tell that only an answer is asked for.
+      '能帮我删除旧的备份文件吗?',
+    ]) expect(userAsks(q).change, q).toBe(true);
+    for (const q of [
+      'Can you tell me what is on my calendar?', 'Could you check whether the build passed?', 'Would you mind summarising the thread?',
+      'Can the invoice be found in Drive?', 'How about the meeting on Friday?', 'What is the pin for the front door?', 'Which tag is the latest release?',
+      'Could you get me the numbers for March?', 'Kannst du mir sagen, was heute ansteht?', 'Peux-tu vérifier mes e-mails ?', '¿Puedes explicarme esta factura?',
+      'Kun je de notulen samenvatten?',
+    ]) expect(userAsks(q), q).toEqual({ question: true, change: false });
+  });
+
   it('reads no verb in a path, an address or a file name', () => {
     for (const q of ['Review deploy/k8s/api.yaml for obvious misconfigurations.', 'Summarise what scripts/update.sh does.', 'Check the fix/send-mail branch.', 'Read ~/notes/post and tell me the gist.', 'What does https://example.test/share/delete say?', 'Explain deploy.yml to me.']) {
       expect(userAsks(q), q).toEqual({ question: true, change: false });

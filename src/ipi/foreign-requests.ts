@@ -211,6 +211,53 @@ export function foreignRequestVerbs(line: string): string[] {
   return [...found];
 }
 
+/**
+ * A question that asks the reader to do something, in one of the six languages: a modal addressed to the reader
+ * ("Kannst du …", "Könnten Sie …", "Peux-tu …", "Pourriez-vous …", "¿Puedes …", "¿Podrías …", "Você pode …", "Puoi …",
+ * "Potresti …", "Kun je …", "Kunt u …") and no verb that asks for an answer in its clause ("Kannst du mir sagen …",
+ * "Peux-tu vérifier …"). The verb need not be one of VERBS: "Kannst du die Alarmanlage ausschalten?" asks for a
+ * change. Read in a user's turn, where a misread change costs `askedRead` and a misread question blocks the
+ * user's own write (decision 110).
+ */
+export function asksInForeignQuestion(line: string): boolean {
+  const text = folded(line);
+  if (!QUESTION_LEAD.test(text)) return false;
+  for (const clause of text.split(CLAUSE_BREAK)) {
+    const words = clause.match(WORDS);
+    if (!words) continue;
+    // Whether the clause from each word on holds a verb that asks for an answer, or a negation: read once from its end.
+    const answered = new Array<boolean>(words.length + 1).fill(false);
+    for (let k = words.length - 1; k >= 0; k--) answered[k] = answered[k + 1]! || ANSWER_VERBS.has(words[k]!) || NEGATIONS.has(words[k]!);
+    for (let i = 0; i < words.length; i++) {
+      const lead = QUESTION_LEADS_BY_FIRST.get(words[i]!)?.find((l) => l.every((w, k) => words[i + k] === w));
+      if (lead && i + lead.length < words.length && !answered[i + lead.length]) return true;
+    }
+  }
+  return false;
+}
+const QUESTION_LEADS: readonly (readonly string[])[] = [
+  'kannst du', 'konntest du', 'konnen sie', 'konnten sie', 'wurdest du', 'wurden sie',
+  'puedes', 'podrias', 'podria usted', 'puede usted',
+  'peux tu', 'pouvez vous', 'pourrais tu', 'pourriez vous',
+  'puoi', 'potresti', 'potrebbe',
+  'voce pode', 'voce poderia', 'podes', 'poderias', 'pode',
+  'kun je', 'kunt u', 'kan je', 'zou je', 'zou u', 'wil je', 'wilt u',
+].map((lead) => lead.split(' '));
+const QUESTION_LEADS_BY_FIRST = new Map<string, (readonly string[])[]>();
+for (const lead of QUESTION_LEADS) QUESTION_LEADS_BY_FIRST.set(lead[0]!, [...(QUESTION_LEADS_BY_FIRST.get(lead[0]!) ?? []), lead]);
+const QUESTION_LEAD = new RegExp(`(?<![a-z])(?:${QUESTION_LEADS.map((l) => l.join('[^a-z]+')).join('|')})(?![a-z])`);
+/** Verbs (infinitives, accents dropped) that ask for an answer: tell, show, explain, check, read, find, summarise, look, say, translate, open, visit, list. */
+const ANSWER_VERBS = new Set([
+  'offnen', 'aufrufen', 'besuchen', 'ansehen', 'anschauen', 'durchsehen', 'auflisten', 'abrir', 'visitar', 'consultar', 'listar', 'ouvrir', 'visiter',
+  'consulter', 'lister', 'aprire', 'visitare', 'consultare', 'elencare', 'acessar', 'openen', 'bezoeken', 'raadplegen', 'opsommen',
+  'sagen', 'zeigen', 'erklaren', 'prufen', 'uberprufen', 'lesen', 'vorlesen', 'finden', 'zusammenfassen', 'nachsehen', 'schauen', 'ubersetzen', 'erzahlen',
+  'decir', 'decirme', 'mostrar', 'mostrarme', 'explicar', 'explicarme', 'revisar', 'leer', 'buscar', 'encontrar', 'resumir', 'ver', 'comprobar', 'traducir',
+  'dire', 'montrer', 'expliquer', 'verifier', 'lire', 'trouver', 'resumer', 'regarder', 'chercher', 'traduire',
+  'dirmi', 'mostrare', 'mostrarmi', 'spiegare', 'spiegarmi', 'controllare', 'leggere', 'trovare', 'riassumere', 'vedere', 'cercare', 'tradurre',
+  'dizer', 'verificar', 'ler', 'procurar', 'traduzir',
+  'zeggen', 'tonen', 'laten', 'uitleggen', 'controleren', 'lezen', 'vinden', 'samenvatten', 'kijken', 'zoeken', 'vertalen',
+]);
+
 /** Where each lead of the clause ends: the index of the word after it. */
 function leadEnds(words: readonly string[]): number[] {
   const ends: number[] = [];

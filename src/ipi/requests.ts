@@ -3,7 +3,7 @@
 // more languages (foreign-requests.ts), read by the session's trace features; no
 // model, no state.
 
-import { foreignRequestVerbs } from './foreign-requests.js';
+import { asksInForeignQuestion, foreignRequestVerbs } from './foreign-requests.js';
 
 /** Verbs in tool names that change something outside the agent. */
 export const WRITE_VERBS: ReadonlySet<string> = new Set([
@@ -69,6 +69,88 @@ const READING_OPENERS: readonly (readonly string[])[] = [['go', 'through'], ['go
  * "a hand with my invites", "a clean inbox", "a new branch" or "a copy of the contract", which ask for a change.
  */
 const ANSWERS = new Set(['overview', 'summary', 'rundown', 'recap', 'list', 'breakdown', 'digest', 'briefing', 'brief', 'outline', 'update', 'status', 'snapshot', 'explanation', 'estimate', 'count']);
+
+/**
+ * Verbs by which a user asks for a change that a tool result's line seldom uses to ask its reader, read in user turns
+ * only: "kill the idle VMs", "rotate the leaked key", "revert the last commit", "snooze the alert".
+ */
+const TURN_VERBS = new Set([
+  'kill', 'nuke', 'ditch', 'zap', 'prune', 'bump', 'shift', 'rotate', 'revert', 'restore', 'migrate', 'provision', 'snooze', 'silence',
+  'pause', 'dismiss', 'pin', 'unpin', 'star', 'label', 'tag', 'retry', 'rerun', 'acknowledge', 'swap', 'downgrade', 'reassign',
+  'onboard', 'offboard', 'unarchive', 'redeploy', 'rebuild', 'reboot', 'reinstall', 'rollback', 'configure', 'reconfigure', 'skip', 'okay',
+  'nudge',
+]);
+/** Phrasal verbs that ask for a change where neither word alone does: "sort out the deploy", "get rid of the branches". */
+const TURN_PHRASES: readonly (readonly [string, string])[] = [
+  ['sort', 'out'], ['deal', 'with'], ['get', 'rid'], ['wrap', 'up'], ['shut', 'down'], ['spin', 'up'], ['roll', 'back'], ['push', 'back'],
+  ['push', 'live'], ['top', 'up'], ['free', 'up'], ['loop', 'in'], ['hook', 'up'], ['chase', 'up'], ['kick', 'off'], ['back', 'up'],
+  ['look', 'after'],
+];
+/** Phrasal verbs whose object may stand between the verb and its particle: "chase it up", "get the laptop off my account", "get it over to legal". */
+const SEPARABLE_PHRASES: ReadonlyMap<string, readonly string[]> = new Map([
+  ['chase', ['up']], ['get', ['off', 'rid', 'over']], ['bring', ['back', 'online']], ['take', ['down', 'off']], ['knock', ['down']], ['sort', ['out']],
+]);
+/** Words after "can you", "would you mind" and the like that ask for an answer: "Can you tell me …", "Could you see whether …". */
+const ANSWER_WORDS = new Set([
+  ...READING_VERBS, 'tell', 'give', 'let', 'see', 'figure', 'work', 'help', 'think', 'recommend', 'suggest', 'identify', 'determine',
+  'verify', 'calculate', 'tally', 'sum', 'estimate', 'guess', 'know', 'understand', 'walk', 'pull', 'get', 'dig', 'investigate',
+  'diagnose', 'debug', 'peek', 'glance', 'scan', 'inspect', 'audit', 'query', 'clarify', 'spot', 'remember', 'confirm', 'say', 'name',
+  'point', 'please', 'just', 'quickly', 'also', 'maybe', 'kindly', 'go', 'ahead', 'and', 'not', 'i', 'we', 'me', 'us', 'still', 'really',
+]);
+/** Words between a polite lead and its verb: "Can you please …", "Would you mind …". */
+const FILLERS = new Set(['please', 'just', 'quickly', 'also', 'maybe', 'kindly', 'mind']);
+/** A question's polite lead before the verb it asks for: "Can you …", "Would you mind …", "Is it possible to …". */
+const POLITE_LEADS: readonly (readonly string[])[] = [
+  ['can', 'you'], ['could', 'you'], ['would', 'you'], ['will', 'you'], ['can', 'we'], ['could', 'we'], ['mind'], ['how', 'about'],
+  ['any', 'chance', 'you', 'could'], ['is', 'it', 'possible', 'to'], ['are', 'you', 'able', 'to'],
+];
+/** Participles a question asks for as done ("Can the retro be cancelled?", "I want it gone"): the irregular ones beside "-ed". */
+const DONE = new Set(['done', 'gone', 'shut', 'cut']);
+
+/**
+ * Whether a user's turn asks for a change in words the verb lists do not hold: a polite question's verb that asks for
+ * no answer ("Could you bump the node version?", "Would you mind archiving …?"), a passive after a modal ("Can the
+ * 2pm be shifted to 4?"), a participle after "get" or a wish ("get the backups cleaned up", "I want it gone"), or a
+ * verb or phrase of TURN_VERBS and TURN_PHRASES. A word the reading does not know after a polite lead counts as a
+ * change: a misread change costs `askedRead`, a misread question blocks the user's own write (decision 110).
+ */
+function asksChangeInOtherWords(words: readonly string[]): boolean {
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    // Where a verb stands, as for COMPOUND_NOUNS: "Which tag is the latest?" and "the pin for the door" name things.
+    const place = words[i - 1] ?? '';
+    if ((TURN_VERBS.has(w) || TURN_PHRASES.some(([a, b]) => w === a && words[i + 1] === b)) && (VERB_PLACES.has(place) || MODALS.has(place))) return true;
+    for (const lead of POLITE_LEADS) {
+      if (w !== lead[0] || !startsWith(words, i, lead)) continue;
+      let k = i + lead.length;
+      while (FILLERS.has(words[k] ?? '')) k++;
+      const verb = words[k];
+      // "How about the meeting on Friday?": a noun after the lead, no verb.
+      if (verb !== undefined && !NOUN_BEFORE.has(verb) && !ANSWER_WORDS.has(verb) && !ANSWER_WORDS.has(baseOf(verb))) return true;
+    }
+    if (w === 'be' && words.slice(Math.max(0, i - 6), i).some((m) => MODALS.has(m)) && isDone(words[i + 1])) return true;
+    if ((w === 'get' || w === 'getting' || w === 'want' || w === 'like' || w === 'need') && words.slice(i + 1, i + 7).some(isDone) && !words.slice(i + 1, i + 7).includes('me')) return true;
+    if (SEPARABLE_PHRASES.get(w)?.some((particle) => words.slice(i + 2, i + 6).includes(particle)) && !nounFollows(words, i)) return true;
+  }
+  return false;
+}
+/** A participle of a change: "-ed" or DONE, not of a verb that asks for an answer ("checked", "found", "reviewed"). */
+function isDone(word: string | undefined): boolean {
+  if (word === undefined || ANSWER_WORDS.has(baseOf(word)) || word === 'found' || word === 'seen' || word === 'shown' || word === 'told' || word === 'given') return false;
+  return DONE.has(word) || Object.hasOwn(IRREGULAR, word) || (word.length > 4 && word.endsWith('ed') && !word.endsWith('eed'));
+}
+/** A gerund's or a participle's verb, near enough for the sets above: "checking" check, "reviewed" review, "summarising" summarise. */
+function baseOf(word: string): string {
+  const stem = word.endsWith('ing') ? word.slice(0, -3) : word.endsWith('ed') ? word.slice(0, -2) : undefined;
+  if (stem === undefined) return word;
+  if (ANSWER_WORDS.has(stem)) return stem;
+  if (ANSWER_WORDS.has(`${stem}e`)) return `${stem}e`;
+  if (/([b-df-hj-np-tv-z])\1$/.test(stem) && ANSWER_WORDS.has(stem.slice(0, -1))) return stem.slice(0, -1);
+  return stem;
+}
+
+/** Letters of a script the reading has no words for. */
+const OTHER_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Cyrillic}\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Thai}\p{Script=Devanagari}\p{Script=Greek}]/u;
 
 /** Words after which an asking verb is a noun in a user's turn: determiners and prepositions. */
 const NOUN_BEFORE = new Set([
@@ -662,6 +744,9 @@ export function userAsks(text: string): UserAsks {
   // "Leite die Rechnung an Anna weiter": a change asked in another language the generator writes ("öffne die Mail"
   // asks to open it, which a user's English turn does not count as a change either).
   if (!change && foreignRequestVerbs(text).some((verb) => ASKING_VERBS.has(verb))) change = true;
+  if (!change && (asksChangeInOtherWords(words) || asksInForeignQuestion(text))) change = true;
+  // Han, kana, Hangul, Cyrillic, Arabic…: a turn the reading cannot read asks for what it cannot tell, so for no answer only.
+  if (!change && OTHER_SCRIPT.test(text)) change = true;
   const opensReading = READING_VERBS.has(words[first] ?? '') || READING_OPENERS.some((o) => o.every((w, k) => words[first + k] === w)) || answer.length > 0;
   return { question: text.includes('?') || opensReading, change };
 }
