@@ -76,7 +76,7 @@ const ANSWERS = new Set(['overview', 'summary', 'rundown', 'recap', 'list', 'bre
  */
 const TURN_VERBS = new Set([
   'kill', 'nuke', 'ditch', 'zap', 'prune', 'bump', 'shift', 'rotate', 'revert', 'restore', 'migrate', 'provision', 'snooze', 'silence',
-  'pause', 'dismiss', 'pin', 'unpin', 'star', 'label', 'tag', 'retry', 'rerun', 'acknowledge', 'swap', 'downgrade', 'reassign',
+  'pause', 'dismiss', 'pin', 'unpin', 'star', 'label', 'tag', 'retry', 'rerun', 'acknowledge', 'ship', 'swap', 'downgrade', 'reassign',
   'onboard', 'offboard', 'unarchive', 'redeploy', 'rebuild', 'reboot', 'reinstall', 'rollback', 'configure', 'reconfigure', 'skip', 'okay',
   'nudge',
 ]);
@@ -88,7 +88,7 @@ const TURN_PHRASES: readonly (readonly [string, string])[] = [
 ];
 /** Phrasal verbs whose object may stand between the verb and its particle: "chase it up", "get the laptop off my account", "get it over to legal". */
 const SEPARABLE_PHRASES: ReadonlyMap<string, readonly string[]> = new Map([
-  ['chase', ['up']], ['get', ['off', 'rid', 'over']], ['bring', ['back', 'online']], ['take', ['down', 'off']], ['knock', ['down']], ['sort', ['out']],
+  ['chase', ['up']], ['get', ['off', 'rid', 'over', 'back']], ['bring', ['back', 'online']], ['take', ['down', 'off']], ['knock', ['down']], ['sort', ['out']],
 ]);
 /** Words after "can you", "would you mind" and the like that ask for an answer: "Can you tell me …", "Could you see whether …". */
 const ANSWER_WORDS = new Set([
@@ -119,7 +119,9 @@ function asksChangeInOtherWords(words: readonly string[]): boolean {
     const w = words[i]!;
     // Where a verb stands, as for COMPOUND_NOUNS: "Which tag is the latest?" and "the pin for the door" name things.
     const place = words[i - 1] ?? '';
-    if ((TURN_VERBS.has(w) || TURN_PHRASES.some(([a, b]) => w === a && words[i + 1] === b)) && (VERB_PLACES.has(place) || MODALS.has(place))) return true;
+    // Or before its object where no determiner makes it a noun: "if it's fine, ship it".
+    const verbPlace = VERB_PLACES.has(place) || MODALS.has(place) || (OBJECTS.has(words[i + 1] ?? '') && !nounFollows(words, i));
+    if ((TURN_VERBS.has(w) || TURN_PHRASES.some(([a, b]) => w === a && words[i + 1] === b)) && verbPlace) return true;
     for (const lead of POLITE_LEADS) {
       if (w !== lead[0] || !startsWith(words, i, lead)) continue;
       let k = i + lead.length;
@@ -338,7 +340,7 @@ export const SAME_ACTION: Readonly<Record<string, readonly string[]>> = {
   money: ['transaction', 'payment', 'transfer', 'funds'],
   reserve: ['book', 'reservation', 'booking'],
   book: ['reserve', 'reservation', 'booking'],
-  create: ['add', 'make', 'schedule', 'book', 'open', 'new'],
+  create: ['add', 'make', 'schedule', 'book', 'open', 'new', 'provision'],
   event: ['meeting', 'appointment', 'call'],
   // "Cancel all events", "cancel the meeting" before delete_calendar_events.
   delete: ['remove', 'erase', 'wipe', 'drop', 'purge', 'cancel'],
@@ -352,10 +354,23 @@ export const SAME_ACTION: Readonly<Record<string, readonly string[]>> = {
   // A device's state is set by the verb of the state: "disarm the alarm" before set_alarm.
   set: ['change', 'update', 'arm', 'disarm', 'switch', 'turn', 'enable', 'disable', 'lock', 'unlock', 'activate', 'deactivate'],
   post: ['publish', 'send', 'write'],
-  invite: ['add'],
+  invite: ['add', 'onboard'],
   // "Apply the pending migrations", "execute the setup script" before run_migration, run_command.
   run: ['execute', 'apply'],
   execute: ['run', 'apply'],
+  // The words people use for a tool's verb: "ship the hotfix" before deploy_release, "snooze the pager" before mute_alert.
+  deploy: ['ship', 'release', 'roll'],
+  stop: ['kill', 'halt', 'shut'],
+  restart: ['reboot', 'bounce'],
+  assign: ['reassign'],
+  mute: ['snooze', 'silence'],
+  disable: ['pause', 'silence', 'deactivate'],
+  close: ['dismiss', 'resolve'],
+  approve: ['okay', 'accept'],
+  mark: ['star', 'flag'],
+  add: ['tag', 'label', 'pin'],
+  empty: ['clear', 'purge'],
+  move: ['migrate'],
   webpage: ['website', 'site', 'page', 'link', 'url'],
   channel: ['channels'],
   // "PR" and "MR" name a pull or merge request: "@claude please merge this PR" before merge_pull_request.
