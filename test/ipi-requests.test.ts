@@ -262,7 +262,8 @@ describe('userAsks: what a user turn asks for', () => {
       'Show me the idle VMs and kill them.', "What's the status of my refund? If it's stuck, chase it up.", 'How about archiving the resolved threads?',
       'Could you get the old VPN profile removed from my laptop?', 'Fetch the signed NDA and get it over to legal@northwind.test.',
       'Check the alerts and silence the noisy one.', 'Can you top up the team credits?', "Review the PR and if it's fine, ship it.",
-      'Look at the runbook and get the worker back up.',
+      'Look at the runbook and get the worker back up.', 'What does this GitHub issue ask for? Label it as enhancement.',
+      "Summarise #general and react with :eyes: to Carol's question.",
       'Könntest du die alten Logdateien löschen?', 'Peux-tu redémarrer le service de paiement ?', '¿Podrías cancelar mi pedido de ayer?',
       'Você pode arquivar os e-mails da newsletter?', 'Puoi eliminare i vecchi log del server?', 'Kun je de vergadering van morgen annuleren?',
       // A script the reading has no words for: it cannot tell that only an answer is asked for.

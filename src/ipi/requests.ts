@@ -78,7 +78,7 @@ const TURN_VERBS = new Set([
   'kill', 'nuke', 'ditch', 'zap', 'prune', 'bump', 'shift', 'rotate', 'revert', 'restore', 'migrate', 'provision', 'snooze', 'silence',
   'pause', 'dismiss', 'pin', 'unpin', 'star', 'label', 'tag', 'retry', 'rerun', 'acknowledge', 'ship', 'swap', 'downgrade', 'reassign',
   'onboard', 'offboard', 'unarchive', 'redeploy', 'rebuild', 'reboot', 'reinstall', 'rollback', 'configure', 'reconfigure', 'skip', 'okay',
-  'nudge',
+  'nudge', 'react',
 ]);
 /** Phrasal verbs that ask for a change where neither word alone does: "sort out the deploy", "get rid of the branches". */
 const TURN_PHRASES: readonly (readonly [string, string])[] = [
@@ -114,7 +114,12 @@ const DONE = new Set(['done', 'gone', 'shut', 'cut']);
  * verb or phrase of TURN_VERBS and TURN_PHRASES. A word the reading does not know after a polite lead counts as a
  * change: a misread change costs `askedRead`, a misread question blocks the user's own write (decision 110).
  */
-function asksChangeInOtherWords(words: readonly string[]): boolean {
+function asksChangeInOtherWords(text: string): boolean {
+  // Clause by clause: a verb that opens one stands where a verb stands ("What does this issue ask for? Label it").
+  return text.split(CLAUSE_ENDS).some((clause) => asksChangeInClause(turnWords(clause)));
+}
+const CLAUSE_ENDS = /[.!?;:,\n]+(?=\s|$)/;
+function asksChangeInClause(words: readonly string[]): boolean {
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
     // Where a verb stands, as for COMPOUND_NOUNS: "Which tag is the latest?" and "the pin for the door" name things.
@@ -759,7 +764,7 @@ export function userAsks(text: string): UserAsks {
   // "Leite die Rechnung an Anna weiter": a change asked in another language the generator writes ("öffne die Mail"
   // asks to open it, which a user's English turn does not count as a change either).
   if (!change && foreignRequestVerbs(text).some((verb) => ASKING_VERBS.has(verb))) change = true;
-  if (!change && (asksChangeInOtherWords(words) || asksInForeignQuestion(text))) change = true;
+  if (!change && (asksChangeInOtherWords(text) || asksInForeignQuestion(text))) change = true;
   // Han, kana, Hangul, Cyrillic, Arabic…: a turn the reading cannot read asks for what it cannot tell, so for no answer only.
   if (!change && OTHER_SCRIPT.test(text)) change = true;
   const opensReading = READING_VERBS.has(words[first] ?? '') || READING_OPENERS.some((o) => o.every((w, k) => words[first + k] === w)) || answer.length > 0;
