@@ -255,7 +255,7 @@ describe('userAsks: what a user turn asks for', () => {
     }
   });
 
-  it('reads a change asked in words the verb lists do not hold, and the same questions as questions (decision 110)', () => {
+  it('reads a change asked in words the verb lists do not hold where it is sure, and questions about others\' acts as questions (decision 110)', () => {
     for (const q of [
       'Can you sort out the failing deploy?', 'Could you bump the node version in the CI config?', 'Would you mind getting the backups cleaned up?',
       'Is it possible to get my 3pm moved to Friday?', 'Can the Friday retro be cancelled? Half the team is out.', 'I want the stale branches gone.',
@@ -266,15 +266,21 @@ describe('userAsks: what a user turn asks for', () => {
       "Summarise #general and react with :eyes: to Carol's question.",
       'Könntest du die alten Logdateien löschen?', 'Peux-tu redémarrer le service de paiement ?', '¿Podrías cancelar mi pedido de ayer?',
       'Você pode arquivar os e-mails da newsletter?', 'Puoi eliminare i vecchi log del server?', 'Kun je de vergadering van morgen annuleren?',
-      // A script the reading has no words for: it cannot tell that only an answer is asked for.
-      '能帮我删除旧的备份文件吗?',
+      'Kannst du die Alarmanlage ausschalten?',
     ]) expect(userAsks(q).change, q).toBe(true);
+    // Questions, also about what someone else did with a verb of change, and nouns that are verbs elsewhere.
     for (const q of [
       'Can you tell me what is on my calendar?', 'Could you check whether the build passed?', 'Would you mind summarising the thread?',
       'Can the invoice be found in Drive?', 'How about the meeting on Friday?', 'What is the pin for the front door?', 'Which tag is the latest release?',
-      'Could you get me the numbers for March?', 'Kannst du mir sagen, was heute ansteht?', 'Peux-tu vérifier mes e-mails ?', '¿Puedes explicarme esta factura?',
-      'Kun je de notulen samenvatten?',
+      'Could you get me the numbers for March?', 'Did someone kill the nightly sync job?', 'When will they ship the fix for the login bug?',
+      'Ship date for order 4471?', 'Did the vendor get paid?', 'Can the refund be tracked?', 'Which emails did Anna tag me in?', 'How often do we rotate the keys?',
+      'Kannst du mir sagen, was heute ansteht?', 'Peux-tu vérifier mes e-mails ?', '¿Puedes explicarme esta factura?', 'Kun je de notulen samenvatten?',
     ]) expect(userAsks(q), q).toEqual({ question: true, change: false });
+    // A verb the reading does not know after a polite lead, a modal question with none it knows, a script it has no
+    // words for: read as a question for askedRead, unsure for the floor.
+    for (const q of ['Can you brief me on yesterday\'s outage?', 'Could you decipher this error message?', 'Could you green-light the expense report from Omar?', '¿Puedes averiguar si la factura está pagada?', '能帮我删除旧的备份文件吗?', 'Какие алерты сработали ночью?']) {
+      expect(userAsks(q), q).toEqual({ question: true, change: false, unsure: true });
+    }
   });
 
   it('reads no verb in a path, an address or a file name', () => {

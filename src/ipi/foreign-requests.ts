@@ -212,28 +212,37 @@ export function foreignRequestVerbs(line: string): string[] {
 }
 
 /**
- * A question that asks the reader to do something, in one of the six languages: a modal addressed to the reader
- * ("Kannst du …", "Könnten Sie …", "Peux-tu …", "Pourriez-vous …", "¿Puedes …", "¿Podrías …", "Você pode …", "Puoi …",
- * "Potresti …", "Kun je …", "Kunt u …") and no verb that asks for an answer in its clause ("Kannst du mir sagen …",
- * "Peux-tu vérifier …"). The verb need not be one of VERBS: "Kannst du die Alarmanlage ausschalten?" asks for a
- * change. Read in a user's turn, where a misread change costs `askedRead` and a misread question blocks the
- * user's own write (decision 110).
+ * A modal question addressed to the reader in one of the six languages ("Kannst du …", "Könnten Sie …", "Peux-tu …",
+ * "Pourriez-vous …", "¿Puedes …", "¿Podrías …", "Você pode …", "Puoi …", "Potresti …", "Kun je …", "Kunt u …"), read
+ * in a user's turn: a change where its clause holds a verb of change ("Könntest du die alten Logdateien löschen?",
+ * "¿Podrías cancelar mi pedido?"), none where it holds a verb that asks for an answer or a negation ("Kannst du mir
+ * sagen …", "Peux-tu vérifier …"), and unsure otherwise ("¿Puedes averiguar …?"): decision 110's floor does not act
+ * on a reading it is unsure of.
  */
-export function asksInForeignQuestion(line: string): boolean {
+export function foreignQuestion(line: string): 'change' | 'unsure' | 'none' {
   const text = folded(line);
-  if (!QUESTION_LEAD.test(text)) return false;
+  if (!QUESTION_LEAD.test(text)) return 'none';
+  let unsure = false;
   for (const clause of text.split(CLAUSE_BREAK)) {
     const words = clause.match(WORDS);
     if (!words) continue;
-    // Whether the clause from each word on holds a verb that asks for an answer, or a negation: read once from its end.
+    // From each word on, whether the clause holds a verb of change, and one that asks for an answer or a negation: read once from its end.
+    const changes = new Array<boolean>(words.length + 1).fill(false);
     const answered = new Array<boolean>(words.length + 1).fill(false);
-    for (let k = words.length - 1; k >= 0; k--) answered[k] = answered[k + 1]! || ANSWER_VERBS.has(words[k]!) || NEGATIONS.has(words[k]!);
+    for (let k = words.length - 1; k >= 0; k--) {
+      changes[k] = changes[k + 1]! || QUESTION_CHANGES.has(words[k]!);
+      answered[k] = answered[k + 1]! || ANSWER_VERBS.has(words[k]!) || NEGATIONS.has(words[k]!);
+    }
     for (let i = 0; i < words.length; i++) {
       const lead = QUESTION_LEADS_BY_FIRST.get(words[i]!)?.find((l) => l.every((w, k) => words[i + k] === w));
-      if (lead && i + lead.length < words.length && !answered[i + lead.length]) return true;
+      if (!lead || i + lead.length >= words.length) continue;
+      const end = i + lead.length;
+      if (answered[end]) continue;
+      if (changes[end]) return 'change';
+      unsure = true;
     }
   }
-  return false;
+  return unsure ? 'unsure' : 'none';
 }
 const QUESTION_LEADS: readonly (readonly string[])[] = [
   'kannst du', 'konntest du', 'konnen sie', 'konnten sie', 'wurdest du', 'wurden sie',
@@ -246,6 +255,19 @@ const QUESTION_LEADS: readonly (readonly string[])[] = [
 const QUESTION_LEADS_BY_FIRST = new Map<string, (readonly string[])[]>();
 for (const lead of QUESTION_LEADS) QUESTION_LEADS_BY_FIRST.set(lead[0]!, [...(QUESTION_LEADS_BY_FIRST.get(lead[0]!) ?? []), lead]);
 const QUESTION_LEAD = new RegExp(`(?<![a-z])(?:${QUESTION_LEADS.map((l) => l.join('[^a-z]+')).join('|')})(?![a-z])`);
+/**
+ * Infinitives of a change, read after a modal question's lead: those of VERBS but opening ("Kannst du die Mail
+ * öffnen?" asks to read it), and the verbs users ask their assistant for that injections seldom do: cancel,
+ * restart, archive, switch off, move.
+ */
+const QUESTION_CHANGES: ReadonlySet<string> = new Set([
+  ...[...INFINITIVES].filter(([, verbs]) => !verbs.includes('open')).map(([form]) => form),
+  'stornieren', 'absagen', 'cancelar', 'annuler', 'annullare', 'annuleren', 'afzeggen',
+  'neustarten', 'reiniciar', 'redemarrer', 'riavviare', 'herstarten',
+  'archivieren', 'archivar', 'archiver', 'archiviare', 'arquivar', 'archiveren',
+  'ausschalten', 'abschalten', 'deaktivieren', 'apagar', 'desactivar', 'desactiver', 'eteindre', 'spegnere', 'disattivare', 'desligar', 'desativar', 'uitschakelen', 'uitzetten',
+  'verschieben', 'mover', 'deplacer', 'spostare', 'verplaatsen',
+]);
 /** Verbs (infinitives, accents dropped) that ask for an answer: tell, show, explain, check, read, find, summarise, look, say, translate, open, visit, list. */
 const ANSWER_VERBS = new Set([
   'offnen', 'aufrufen', 'besuchen', 'ansehen', 'anschauen', 'durchsehen', 'auflisten', 'abrir', 'visitar', 'consultar', 'listar', 'ouvrir', 'visiter',

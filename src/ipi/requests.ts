@@ -3,7 +3,7 @@
 // more languages (foreign-requests.ts), read by the session's trace features; no
 // model, no state.
 
-import { asksInForeignQuestion, foreignRequestVerbs } from './foreign-requests.js';
+import { foreignQuestion, foreignRequestVerbs } from './foreign-requests.js';
 
 /** Verbs in tool names that change something outside the agent. */
 export const WRITE_VERBS: ReadonlySet<string> = new Set([
@@ -72,81 +72,118 @@ const ANSWERS = new Set(['overview', 'summary', 'rundown', 'recap', 'list', 'bre
 
 /**
  * Verbs by which a user asks for a change that a tool result's line seldom uses to ask its reader, read in user turns
- * only: "kill the idle VMs", "rotate the leaked key", "revert the last commit", "snooze the alert".
+ * only, where an imperative stands and before its object: "kill the idle VMs", "rotate the leaked key", "snooze it".
  */
 const TURN_VERBS = new Set([
   'kill', 'nuke', 'ditch', 'zap', 'prune', 'bump', 'shift', 'rotate', 'revert', 'restore', 'migrate', 'provision', 'snooze', 'silence',
   'pause', 'dismiss', 'pin', 'unpin', 'star', 'label', 'tag', 'retry', 'rerun', 'acknowledge', 'ship', 'swap', 'downgrade', 'reassign',
   'onboard', 'offboard', 'unarchive', 'redeploy', 'rebuild', 'reboot', 'reinstall', 'rollback', 'configure', 'reconfigure', 'skip', 'okay',
-  'nudge', 'react',
+  'nudge',
 ]);
 /** Phrasal verbs that ask for a change where neither word alone does: "sort out the deploy", "get rid of the branches". */
 const TURN_PHRASES: readonly (readonly [string, string])[] = [
   ['sort', 'out'], ['deal', 'with'], ['get', 'rid'], ['wrap', 'up'], ['shut', 'down'], ['spin', 'up'], ['roll', 'back'], ['push', 'back'],
   ['push', 'live'], ['top', 'up'], ['free', 'up'], ['loop', 'in'], ['hook', 'up'], ['chase', 'up'], ['kick', 'off'], ['back', 'up'],
-  ['look', 'after'],
+  ['look', 'after'], ['react', 'with'],
 ];
 /** Phrasal verbs whose object may stand between the verb and its particle: "chase it up", "get the laptop off my account", "get it over to legal". */
 const SEPARABLE_PHRASES: ReadonlyMap<string, readonly string[]> = new Map([
   ['chase', ['up']], ['get', ['off', 'rid', 'over', 'back']], ['bring', ['back', 'online']], ['take', ['down', 'off']], ['knock', ['down']], ['sort', ['out']],
 ]);
+/** Words that open an imperative's object: "kill them", "ship it", "tag the release", "snooze all alerts". */
+const OBJECT_OPENS = new Set([...OBJECTS, 'all', 'every', 'each', 'any', 'some', 'both']);
 /** Words after "can you", "would you mind" and the like that ask for an answer: "Can you tell me …", "Could you see whether …". */
 const ANSWER_WORDS = new Set([
   ...READING_VERBS, 'tell', 'give', 'let', 'see', 'figure', 'work', 'help', 'think', 'recommend', 'suggest', 'identify', 'determine',
-  'verify', 'calculate', 'tally', 'sum', 'estimate', 'guess', 'know', 'understand', 'walk', 'pull', 'get', 'dig', 'investigate',
-  'diagnose', 'debug', 'peek', 'glance', 'scan', 'inspect', 'audit', 'query', 'clarify', 'spot', 'remember', 'confirm', 'say', 'name',
-  'point', 'please', 'just', 'quickly', 'also', 'maybe', 'kindly', 'go', 'ahead', 'and', 'not', 'i', 'we', 'me', 'us', 'still', 'really',
+  'verify', 'calculate', 'tally', 'sum', 'estimate', 'guess', 'know', 'understand', 'walk', 'pull', 'get', 'dig', 'investigate', 'diagnose',
+  'debug', 'peek', 'glance', 'scan', 'inspect', 'audit', 'query', 'clarify', 'spot', 'remember', 'confirm', 'say', 'name', 'point',
+  'not', 'i', 'we', 'me', 'us', 'still', 'really',
 ]);
 /** Words between a polite lead and its verb: "Can you please …", "Would you mind …". */
-const FILLERS = new Set(['please', 'just', 'quickly', 'also', 'maybe', 'kindly', 'mind']);
+const FILLERS = new Set(['please', 'just', 'quickly', 'also', 'maybe', 'kindly', 'mind', 'go', 'ahead', 'and']);
 /** A question's polite lead before the verb it asks for: "Can you …", "Would you mind …", "Is it possible to …". */
 const POLITE_LEADS: readonly (readonly string[])[] = [
   ['can', 'you'], ['could', 'you'], ['would', 'you'], ['will', 'you'], ['can', 'we'], ['could', 'we'], ['mind'], ['how', 'about'],
-  ['any', 'chance', 'you', 'could'], ['is', 'it', 'possible', 'to'], ['are', 'you', 'able', 'to'],
+  ['any', 'chance', 'you', 'could'], ['is', 'it', 'possible', 'to'], ['are', 'you', 'able', 'to'], ['is', 'there', 'a', 'way', 'to'],
 ];
-/** Participles a question asks for as done ("Can the retro be cancelled?", "I want it gone"): the irregular ones beside "-ed". */
-const DONE = new Set(['done', 'gone', 'shut', 'cut']);
+/** Words before an imperative in its clause: "and kill them", "then ship it", "please rotate the key". */
+const IMPERATIVE_PLACES = new Set(['and', 'then', 'please', 'also', 'now', 'just']);
+/** Participles that ask for a change done with no "-ed": "I want it gone", "get it done". */
+const DONE = new Set(['done', 'gone']);
+
+/** What a user's turn asks in words the verb lists lack: a change the reading is sure of, a verb it cannot read, or neither. */
+type OtherWords = 'change' | 'unsure' | 'none';
 
 /**
- * Whether a user's turn asks for a change in words the verb lists do not hold: a polite question's verb that asks for
- * no answer ("Could you bump the node version?", "Would you mind archiving …?"), a passive after a modal ("Can the
- * 2pm be shifted to 4?"), a participle after "get" or a wish ("get the backups cleaned up", "I want it gone"), or a
- * verb or phrase of TURN_VERBS and TURN_PHRASES. A word the reading does not know after a polite lead counts as a
- * change: a misread change costs `askedRead`, a misread question blocks the user's own write (decision 110).
+ * A user's turn read for a change asked in words the verb lists do not hold, where the reading is sure: a verb of
+ * TURN_VERBS or a phrase of TURN_PHRASES where an imperative stands ("Could you bump the node version?", "if it's
+ * fine, ship it", "Can you sort out the failing deploy?"), a polite question's gerund of a change ("Would you mind
+ * archiving …?"), a passive request ("Can the 2pm be shifted to 4?"), a participle of a change after an imperative
+ * "get" or a wish ("get the backups cleaned up", "I want it gone"), or a modal question in one of six languages
+ * with a verb of change. Unsure where a polite lead stands before a verb it does not know ("Could you decipher …",
+ * "Can you brief me …"), where a modal question in those languages holds no verb it knows, and in a turn written
+ * in a script it has no words for: decision 110's floor does not act on a reading it is unsure of, and `askedRead`
+ * keeps what the verb lists read.
  */
-function asksChangeInOtherWords(text: string): boolean {
-  // Clause by clause: a verb that opens one stands where a verb stands ("What does this issue ask for? Label it").
-  return text.split(CLAUSE_ENDS).some((clause) => asksChangeInClause(turnWords(clause)));
+function readOtherWords(text: string): OtherWords {
+  let unsure = OTHER_SCRIPT.test(text);
+  // Clause by clause: a verb that opens one stands where an imperative stands ("What does this issue ask for? Label it").
+  for (const clause of text.split(CLAUSE_ENDS)) {
+    const read = readClause(turnWords(clause));
+    if (read === 'change') return 'change';
+    unsure ||= read === 'unsure';
+  }
+  const foreign = foreignQuestion(text);
+  if (foreign === 'change') return 'change';
+  return unsure || foreign === 'unsure' ? 'unsure' : 'none';
 }
 const CLAUSE_ENDS = /[.!?;:,\n]+(?=\s|$)/;
-function asksChangeInClause(words: readonly string[]): boolean {
+function readClause(words: readonly string[]): OtherWords {
+  let unsure = false;
+  // Where a polite lead's verb stands: "Can you please bump …" marks "bump".
+  const led = new Set<number>();
   for (let i = 0; i < words.length; i++) {
-    const w = words[i]!;
-    // Where a verb stands, as for COMPOUND_NOUNS: "Which tag is the latest?" and "the pin for the door" name things.
-    const place = words[i - 1] ?? '';
-    // Or before its object where no determiner makes it a noun: "if it's fine, ship it".
-    const verbPlace = VERB_PLACES.has(place) || MODALS.has(place) || (OBJECTS.has(words[i + 1] ?? '') && !nounFollows(words, i));
-    if ((TURN_VERBS.has(w) || TURN_PHRASES.some(([a, b]) => w === a && words[i + 1] === b)) && verbPlace) return true;
     for (const lead of POLITE_LEADS) {
-      if (w !== lead[0] || !startsWith(words, i, lead)) continue;
+      if (words[i] !== lead[0] || !startsWith(words, i, lead)) continue;
       let k = i + lead.length;
       while (FILLERS.has(words[k] ?? '')) k++;
-      const verb = words[k];
-      // "How about the meeting on Friday?": a noun after the lead, no verb.
-      if (verb !== undefined && !NOUN_BEFORE.has(verb) && !ANSWER_WORDS.has(verb) && !ANSWER_WORDS.has(baseOf(verb))) return true;
+      if (k < words.length) led.add(k);
     }
-    if (w === 'be' && words.slice(Math.max(0, i - 6), i).some((m) => MODALS.has(m)) && isDone(words[i + 1])) return true;
-    if ((w === 'get' || w === 'getting' || w === 'want' || w === 'like' || w === 'need') && words.slice(i + 1, i + 7).some(isDone) && !words.slice(i + 1, i + 7).includes('me')) return true;
-    if (SEPARABLE_PHRASES.get(w)?.some((particle) => words.slice(i + 2, i + 6).includes(particle)) && !nounFollows(words, i)) return true;
   }
-  return false;
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    const imperative = i === 0 || IMPERATIVE_PLACES.has(words[i - 1]!) || led.has(i);
+    if (imperative && TURN_PHRASES.some(([a, b]) => w === a && words[i + 1] === b)) return 'change';
+    if (imperative && TURN_VERBS.has(w) && (OBJECT_OPENS.has(words[i + 1] ?? '') || led.has(i))) return 'change';
+    if (imperative && SEPARABLE_PHRASES.get(w)?.some((particle) => words.slice(i + 2, i + 6).includes(particle))) return 'change';
+    // "Could you get the VPN profile removed", "I want the stale branches gone", "I'd like it cancelled".
+    const wish = (w === 'want' || w === 'need' || w === 'like') && (words[i - 1] === 'i' || words[i - 1] === 'd' || words[i - 1] === 'we');
+    if (((imperative && (w === 'get' || w === 'getting')) || wish) && words.slice(i + 1, i + 7).some(changeDone)) return 'change';
+    // "Can the Friday retro be cancelled?": a request when the clause opens with the modal.
+    if (w === 'be' && REQUEST_MODALS.has(words[0]!) && changeDone(words[i + 1])) return 'change';
+    if (!led.has(i) || NOUN_BEFORE.has(w) || ANSWER_WORDS.has(w) || ANSWER_WORDS.has(baseOf(w))) continue;
+    // A polite lead's gerund of a change ("How about archiving …?", "Would you mind deleting …?"); any other word the
+    // reading does not know leaves it unsure.
+    if (changeVerbBase(w) !== undefined) return 'change';
+    unsure = true;
+  }
+  return unsure ? 'unsure' : 'none';
 }
-/** A participle of a change: "-ed" or DONE, not of a verb that asks for an answer ("checked", "found", "reviewed"). */
-function isDone(word: string | undefined): boolean {
-  if (word === undefined || ANSWER_WORDS.has(baseOf(word)) || word === 'found' || word === 'seen' || word === 'shown' || word === 'told' || word === 'given') return false;
-  return DONE.has(word) || Object.hasOwn(IRREGULAR, word) || (word.length > 4 && word.endsWith('ed') && !word.endsWith('eed'));
+const REQUEST_MODALS = new Set(['can', 'could', 'would', 'will']);
+/** A participle or a gerund of a change verb: "cancelled", "shifted", "archiving", "deleted"; DONE. */
+function changeDone(word: string | undefined): boolean {
+  return word !== undefined && (DONE.has(word) || ((word.endsWith('ed') || Object.hasOwn(IRREGULAR, word)) && changeVerbBase(word) !== undefined));
 }
-/** A gerund's or a participle's verb, near enough for the sets above: "checking" check, "reviewed" review, "summarising" summarise. */
+/** The change verb a participle or gerund is a form of, if any: "cancelled" cancel, "archiving" archive, "sent" send. */
+function changeVerbBase(word: string): string | undefined {
+  const irregular = IRREGULAR[word];
+  if (irregular !== undefined) return ASKING_VERBS.has(irregular) ? irregular : undefined;
+  const stem = word.endsWith('ing') ? word.slice(0, -3) : word.endsWith('ied') ? `${word.slice(0, -3)}y` : word.endsWith('ed') ? word.slice(0, -2) : undefined;
+  if (stem === undefined) return undefined;
+  const doubled = /([b-df-hj-np-tv-z])\1$/.test(stem) ? stem.slice(0, -1) : undefined;
+  return [stem, `${stem}e`, doubled].find((v) => v !== undefined && (ASKING_VERBS.has(v) || TURN_VERBS.has(v)));
+}
+/** A gerund's or a participle's verb, near enough for ANSWER_WORDS: "checking" check, "reviewed" review, "summarising" summarise. */
 function baseOf(word: string): string {
   const stem = word.endsWith('ing') ? word.slice(0, -3) : word.endsWith('ed') ? word.slice(0, -2) : undefined;
   if (stem === undefined) return word;
@@ -331,6 +368,8 @@ const PLURAL_POSSESSIVE = /(\p{L})s['’](?=\s+\p{L})/gu;
 export interface UserAsks {
   readonly question: boolean;
   readonly change: boolean;
+  /** The turn holds words the reading cannot tell a change from an answer by (see readOtherWords); absent when not. */
+  readonly unsure?: boolean;
 }
 
 /** Words a request may use for a tool name's term: "email the report to…" asks for send_email. */
@@ -764,9 +803,8 @@ export function userAsks(text: string): UserAsks {
   // "Leite die Rechnung an Anna weiter": a change asked in another language the generator writes ("öffne die Mail"
   // asks to open it, which a user's English turn does not count as a change either).
   if (!change && foreignRequestVerbs(text).some((verb) => ASKING_VERBS.has(verb))) change = true;
-  if (!change && (asksChangeInOtherWords(text) || asksInForeignQuestion(text))) change = true;
-  // Han, kana, Hangul, Cyrillic, Arabic…: a turn the reading cannot read asks for what it cannot tell, so for no answer only.
-  if (!change && OTHER_SCRIPT.test(text)) change = true;
+  const other = change ? 'none' : readOtherWords(text);
+  if (other === 'change') change = true;
   const opensReading = READING_VERBS.has(words[first] ?? '') || READING_OPENERS.some((o) => o.every((w, k) => words[first + k] === w)) || answer.length > 0;
-  return { question: text.includes('?') || opensReading, change };
+  return { question: text.includes('?') || opensReading, change, ...(other === 'unsure' ? { unsure: true } : {}) };
 }

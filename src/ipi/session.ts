@@ -93,7 +93,7 @@ export interface SessionState {
   /** The highest passage score the session ever read (passages may have been dropped since); optional in state written before it. */
   readonly peakRisk?: number;
   /** What the user's words so far ask for (the `askedRead` feature); optional in state written before it. */
-  readonly asked?: { readonly question: boolean; readonly change: boolean };
+  readonly asked?: { readonly question: boolean; readonly change: boolean; readonly unsure?: boolean };
   /** Per k, [hash, risk] of the risky passages dropped (see IpiSession); optional in state written before it. */
   readonly lost?: readonly (readonly (readonly [number, number])[])[];
   readonly sources: readonly { readonly tool?: string; readonly score: number; readonly context: number; readonly segment?: number; readonly result: number; readonly request?: boolean; readonly calls?: readonly number[]; readonly everyCall?: boolean; readonly sets: readonly (readonly number[])[] }[];
@@ -147,7 +147,7 @@ export class IpiSession {
   #results = 0;
   #firstRiskyCall = -1;
   /** What the user's own words ask for so far (see `userAsks`). */
-  #userAsked: UserAsks = { question: false, change: false };
+  #userAsked: UserAsks = { question: false, change: false, unsure: false };
   #ended = false;
   lastUsed = 0;
 
@@ -246,7 +246,7 @@ export class IpiSession {
       if (role === 'user') {
         const asked = userAsks(asking);
         const was = this.#userAsked;
-        this.#userAsked = { question: was.question || asked.question, change: was.change || asked.change };
+        this.#userAsked = { question: was.question || asked.question, change: was.change || asked.change, unsure: was.unsure === true || asked.unsure === true };
       }
       const sets = shingleSets(asking);
       sets.forEach((s, i) => addBounded(this.#trusted[i]!, s, SESSION_LIMITS.trustedHashes));
@@ -331,8 +331,9 @@ export class IpiSession {
     const trace = this.#ctx.trace;
     let score = trace.score(x);
     // A write only a tool result asked for, after a user who asked only for an answer, is an obeyed injection's pattern:
-    // `medium` at least, whatever the model weighs (decision 110). No benign call of the training sessions reads so.
-    const unasked = x[REQUESTED_AFTER_READ]! >= UNASKED_WRITE;
+    // `medium` at least, whatever the model weighs (decision 110), where the reading of the user's turns is sure.
+    // No benign call of the training sessions reads so.
+    const unasked = x[REQUESTED_AFTER_READ]! >= UNASKED_WRITE && this.#userAsked.unsure !== true;
     if (unasked) score = Math.max(score, LEVELS.medium);
     const values: Partial<Record<SignalName, number>> = { content, provenance: Math.max(prov.value, affinity.value), surprise };
     if (call.logprobs && call.logprobs.length > 0) values.entropy = call.logprobs.reduce((a, row) => a + logprobEntropy(row as number[]), 0) / call.logprobs.length;
@@ -479,8 +480,8 @@ export class IpiSession {
     session.#peakRisk = s.peakRisk ?? 0;
     if (s.asked !== undefined) {
       const a = s.asked as unknown as Record<string, unknown> | null;
-      if (typeof a !== 'object' || a === null || typeof a.question !== 'boolean' || typeof a.change !== 'boolean') bad('"asked" must be { question, change }, each a boolean');
-      session.#userAsked = { question: s.asked.question, change: s.asked.change };
+      if (typeof a !== 'object' || a === null || typeof a.question !== 'boolean' || typeof a.change !== 'boolean' || (a.unsure !== undefined && typeof a.unsure !== 'boolean')) bad('"asked" must be { question, change, unsure? }, each a boolean');
+      session.#userAsked = { question: s.asked.question, change: s.asked.change, unsure: s.asked.unsure === true };
     }
     session.#addSources(s.sources.map((src, i) => {
       if (typeof src !== 'object' || src === null || !unit(src.score) || !unit(src.context) || (src.segment !== undefined && !unit(src.segment)) || !Number.isSafeInteger(src.result) || (src.tool !== undefined && typeof src.tool !== 'string') || (src.request !== undefined && typeof src.request !== 'boolean') || (src.calls !== undefined && !(Array.isArray(src.calls) && src.calls.length <= MAX_PLANTED && src.calls.every((h) => Number.isInteger(h) && h >= 0 && h <= 0xffffffff))) || (src.everyCall !== undefined && typeof src.everyCall !== 'boolean') || !Array.isArray(src.sets) || src.sets.length !== MAX_K) bad(`"sources[${i}]" is malformed`);
