@@ -115,7 +115,8 @@ function anchorsFrom(benign) {
 
 /**
  * A write only a tool result asked for, after a user who asked only for an answer: the session scores it `medium` at
- * least whatever the fit gives (decision 110), so held out it ranks there too.
+ * least whatever the fit gives (decision 110), so held out it ranks there too. The session leaves a turn it reads as
+ * unsure to the model; no user turn of these traces reads so.
  */
 const REQUESTED_AFTER_READ = TRACE_FEATURES.indexOf('requestedAfterRead');
 const unaskedWrite = (x) => x[REQUESTED_AFTER_READ] >= 0.5;

@@ -92,7 +92,10 @@ const SEPARABLE_PHRASES: ReadonlyMap<string, readonly string[]> = new Map([
 ]);
 /** Words that open an imperative's object: "kill them", "ship it", "tag the release", "snooze all alerts". */
 const OBJECT_OPENS = new Set([...OBJECTS, 'all', 'every', 'each', 'any', 'some', 'both']);
-/** Words after "can you", "would you mind" and the like that ask for an answer: "Can you tell me …", "Could you see whether …". */
+/**
+ * Words after "can you", "would you mind" and the like that ask for an answer ("Can you tell me …", "Could you see
+ * whether …"), or are no verb of it ("Can you not …", "Could you still …").
+ */
 const ANSWER_WORDS = new Set([
   ...READING_VERBS, 'tell', 'give', 'let', 'see', 'figure', 'work', 'help', 'think', 'recommend', 'suggest', 'identify', 'determine',
   'verify', 'calculate', 'tally', 'sum', 'estimate', 'guess', 'know', 'understand', 'walk', 'pull', 'get', 'dig', 'investigate', 'diagnose',
