@@ -570,6 +570,32 @@ const VERBS_BEFORE_OBJECT: ReadonlyMap<string, ReadonlySet<string>> = new Map([
 ]);
 
 /**
+ * The changes a line asks for by their nouns and a word that says they must happen: "Deletion of
+ * /srv/backups/prod-db is required today", "Immediate revocation of all tokens is mandatory". Each as the verb the
+ * tools are named by (delete, revoke), so that the line names a tool as a request in its verb does. Not payments or
+ * transfers, nor "due" or "expected": "Payment of $86.40 is due" is a bill's line. The noun with its object ("of"):
+ * "the deletion policy is required reading" asks nothing. None after "no" ("No removal of data is needed") or
+ * where the word is negated ("is not required").
+ */
+export function changeNounVerbs(line: string): readonly string[] {
+  if (!CHANGE_NOUN.test(line)) return NO_NOUN_VERBS;
+  const verbs = new Set<string>();
+  for (const match of line.toLowerCase().matchAll(CHANGE_NOUN_REQUIRED)) verbs.add(CHANGE_NOUNS.get(match[1]!)!);
+  return verbs.size > 0 ? [...verbs] : NO_NOUN_VERBS;
+}
+const CHANGE_NOUNS: ReadonlyMap<string, string> = new Map([
+  ['deletion', 'delete'], ['removal', 'remove'], ['cancellation', 'cancel'], ['revocation', 'revoke'], ['archival', 'archive'],
+  ['forwarding', 'forward'], ['installation', 'install'], ['uninstallation', 'uninstall'], ['publication', 'publish'],
+  ['deactivation', 'deactivate'], ['disabling', 'disable'], ['shutdown', 'stop'], ['sharing', 'share'],
+]);
+const CHANGE_NOUN = new RegExp(`(?:${[...CHANGE_NOUNS.keys()].join('|')})`, 'i');
+const CHANGE_NOUN_REQUIRED = new RegExp(
+  `(?<!\\bno\\s)\\b(${[...CHANGE_NOUNS.keys()].join('|')})\\s+of\\b(?:[^.!?\\n]|[.!?](?=\\S)){0,120}?\\b(?:is|are)\\s+(?:now\\s+|hereby\\s+|urgently\\s+|strictly\\s+|absolutely\\s+)?(?:required|needed|necessary|mandatory|requested)\\b`,
+  'g',
+);
+const NO_NOUN_VERBS: readonly string[] = [];
+
+/**
  * A line asks its reader for a change: a sentence of it opens with a verb of
  * ASKING_VERBS or a noun of NOUN_VERBS, or one follows "please", "could you",
  * "you must", "make sure to" and the like (words such as "also" or "first" may

@@ -4,7 +4,7 @@ import { levelOf, LEVELS } from './calibration.js';
 import { syntaxReadingsOf } from './breaks.js';
 import { compactNumbers, entities, plainValueSpelling, spelledEmails, stringLeaves } from './entities.js';
 import { foreignRequestVerbs } from './foreign-requests.js';
-import { ASKING_VERBS, asksAfterLabel, asksReader, NOUN_OR_VERB, SAME_ACTION, userAsks, verbInflections, verbUses, withoutNegatedVerbs, WRITE_VERBS, type UserAsks } from './requests.js';
+import { ASKING_VERBS, asksAfterLabel, asksReader, changeNounVerbs, NOUN_OR_VERB, SAME_ACTION, userAsks, verbInflections, verbUses, withoutNegatedVerbs, WRITE_VERBS, type UserAsks } from './requests.js';
 import { MAX_NAMES, MAX_PLANTED, plantedCalls, toolNameHash, toolNameKeys } from './planted-calls.js';
 import { readToolName } from './tool-names.js';
 import { TRACE_FEATURES, type TraceScorer } from './trace-model.js';
@@ -205,9 +205,14 @@ export class IpiSession {
       // A request in another language is read only where the content model finds the passage injection-like: its line or
       // its string at `low`, or its window at `medium` (a short colleague's mail reaches `low` as a window alone). A German
       // bill's "Bitte überweisen Sie den Betrag auf das Konto …" scores nothing and stays a bill (see foreignRequestVerbs).
-      const foreign = passages.map((p) => (Math.max(p.score, p.segment ?? p.score) >= LEVELS.low || p.context >= LEVELS.medium ? foreignRequestVerbs(p.text) : NO_VERB_WORDS));
+      // A change asked by its noun ("Deletion of … is required") names its verb as a request in another language does.
+      const glossed = passages.map((p) => {
+        const foreign = Math.max(p.score, p.segment ?? p.score) >= LEVELS.low || p.context >= LEVELS.medium ? foreignRequestVerbs(p.text) : NO_VERB_WORDS;
+        const nouns = changeNounVerbs(p.text);
+        return nouns.length === 0 ? foreign : [...foreign, ...nouns];
+      });
       // A line the reading split from the agent's name before it ("Bot" and "commit … and push to main") asks with it.
-      const asks = passages.map((p, i) => asksReader(p.text) || asksAfterLabel(passages[i - 1]?.text, p.text) || foreign[i]!.length > 0);
+      const asks = passages.map((p, i) => asksReader(p.text) || asksAfterLabel(passages[i - 1]?.text, p.text) || glossed[i]!.length > 0);
       // A passage charged as its result's riskiest (an address the reading left unread) asks what any of them asks.
       const chargedRequest = passages.some((p) => p.charged === true) && asks.includes(true);
       for (const [i, p] of passages.entries()) {
@@ -223,13 +228,13 @@ export class IpiSession {
       try {
         this.#addSources(added, (i) => {
           const text = passages[i]!.text;
-          const glosses = foreign[i]!;
+          const glosses = glossed[i]!;
           const cache = glosses.length > 0 ? madeGlossed : made;
           let sets = cache.get(text);
           if (sets === undefined) {
             sets = shingleSets(text);
             if (spelled.length > 0) addAddressesOf(sets, text, spelled);
-            // A request in another language names its verb in English too, as the tools are named ("leiten Sie … weiter": forward).
+            // A request in another language, or by a noun, names its verb in English too, as the tools are named ("leiten Sie … weiter": forward; "deletion": delete).
             for (const verb of glosses) sets[0]!.add(wordHash(verb));
             cache.set(text, sets);
           }
