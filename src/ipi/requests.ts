@@ -181,19 +181,17 @@ function changeDone(word: string | undefined): boolean {
 function changeVerbBase(word: string): string | undefined {
   const irregular = IRREGULAR[word];
   if (irregular !== undefined) return ASKING_VERBS.has(irregular) ? irregular : undefined;
-  const stem = word.endsWith('ing') ? word.slice(0, -3) : word.endsWith('ied') ? `${word.slice(0, -3)}y` : word.endsWith('ed') ? word.slice(0, -2) : undefined;
-  if (stem === undefined) return undefined;
-  const doubled = /([b-df-hj-np-tv-z])\1$/.test(stem) ? stem.slice(0, -1) : undefined;
-  return [stem, `${stem}e`, doubled].find((v) => v !== undefined && (ASKING_VERBS.has(v) || TURN_VERBS.has(v)));
+  const stem = suffixStem(word);
+  return stem === undefined ? undefined : stemVerbs(stem).find((v) => ASKING_VERBS.has(v) || TURN_VERBS.has(v));
 }
 /** A gerund's or a participle's verb, near enough for ANSWER_WORDS: "checking" check, "reviewed" review, "summarising" summarise. */
 function baseOf(word: string): string {
-  const stem = word.endsWith('ing') ? word.slice(0, -3) : word.endsWith('ed') ? word.slice(0, -2) : undefined;
-  if (stem === undefined) return word;
-  if (ANSWER_WORDS.has(stem)) return stem;
-  if (ANSWER_WORDS.has(`${stem}e`)) return `${stem}e`;
-  if (/([b-df-hj-np-tv-z])\1$/.test(stem) && ANSWER_WORDS.has(stem.slice(0, -1))) return stem.slice(0, -1);
-  return stem;
+  const stem = suffixStem(word);
+  return stem === undefined ? word : (stemVerbs(stem).find((v) => ANSWER_WORDS.has(v)) ?? stem);
+}
+/** A word without its "-ing" or "-ed", if it has one. */
+function suffixStem(word: string): string | undefined {
+  return word.endsWith('ing') ? word.slice(0, -3) : word.endsWith('ed') ? word.slice(0, -2) : undefined;
 }
 
 /** Letters of a script the reading has no words for. */
@@ -718,12 +716,17 @@ function participleAfter(words: readonly string[], i: number): boolean {
   return w.endsWith('ed') && stemAsksChange(w.slice(0, -2));
 }
 
-/** Whether a stem left by "-ed" or "-ing" is a verb that asks for a change: as is, with its "e", or undoubled. */
+/** Whether a stem left by "-ed" or "-ing" is a verb that asks for a change (see stemVerbs). */
 function stemAsksChange(stem: string): boolean {
+  return stemVerbs(stem).some((v) => changeVerb(v, undefined));
+}
+
+/** The verbs a stem left by "-ed" or "-ing" may be: as is, with its "e", undoubled ("transferr"), or "-i" as "-y". */
+function stemVerbs(stem: string): string[] {
   const doubled = stem.length > 2 && stem[stem.length - 1] === stem[stem.length - 2] ? stem.slice(0, -1) : stem;
   // replied → reply, emptied → empty (not "-ying": the gerund keeps its "y").
   const y = stem.endsWith('i') ? `${stem.slice(0, -1)}y` : stem;
-  return [stem, `${stem}e`, doubled, y].some((v) => changeVerb(v, undefined));
+  return [stem, `${stem}e`, doubled, y];
 }
 
 /** Whether the gerund of a verb that asks for a change stands at `i`, past any OPENERS: "sending", "sharing", "transferring". */
