@@ -37,12 +37,8 @@ if (file) {
 } else {
   const model = JSON.parse(readFileSync(new URL('../models/ipi-trace.json', import.meta.url), 'utf8'));
   const oof = JSON.parse(readFileSync(new URL('../training/results/ipi-trace-oof.json', import.meta.url), 'utf8'));
-  // Ranked and flagged by the logit, as training reports them (the score clamps at 0 and 1); a write only a tool
-  // result asked for after a question is at `medium` at least, as the session floors it (decision 110).
-  results = oof.map(([suite, kind, label, fitted, task, attack, unasked]) => {
-    const logit = unasked === 1 ? Math.max(fitted, model.anchors.medium) : fitted;
-    return { suite, kind, label, task, attack, score: calibrate(logit, model.anchors), rank: logit, flagged: logit >= model.anchors.medium };
-  });
+  // Ranked and flagged by the logit, as training reports them (the score clamps at 0 and 1).
+  results = oof.map(([suite, kind, label, logit, task, attack]) => ({ suite, kind, label, task, attack, score: calibrate(logit, model.anchors), rank: logit, flagged: logit >= model.anchors.medium }));
   console.log('Leave-one-suite-out: every trace scored by the model trained without its suite (npm run train:traces).\n');
 }
 console.log('| suite | traces | attacker calls | AUROC | recall @ 2% FPR | flagged: attacker calls | benign calls | injection present but ignored |');

@@ -115,13 +115,11 @@ function anchorsFrom(benign) {
 
 /**
  * A write only a tool result asked for, after a user who asked only for an answer: the session scores it `medium` at
- * least whatever the fit gives (decision 110), so held out it ranks there too. The session leaves a turn it reads as
- * unsure to the model; no user turn of these traces reads so.
+ * least whatever the fit gives (decision 110), so held out it ranks there too: the held-out logits are saved as the
+ * session acts on them. The session leaves a turn it reads as unsure to the model; no user turn of these traces reads so.
  */
 const REQUESTED_AFTER_READ = TRACE_FEATURES.indexOf('requestedAfterRead');
 const unaskedWrite = (x) => x[REQUESTED_AFTER_READ] >= 0.5;
-/** The logit as the session acts on it: a floored call at the `medium` anchor at least. */
-const actedLogit = (r, anchors) => (r.unasked ? Math.max(r.logit, anchors.medium) : r.logit);
 
 function report(oof, anchors) {
   const f = (x) => (Number.isNaN(x) ? '—' : x.toFixed(3));
@@ -129,12 +127,12 @@ function report(oof, anchors) {
   const suites = [...new Set(oof.map((r) => r.suite))].sort();
   for (const suite of [...suites, 'all']) {
     const set = suite === 'all' ? oof : oof.filter((r) => r.suite === suite);
-    const s = set.map((r) => actedLogit(r, anchors));
+    const s = set.map((r) => r.logit);
     const l = set.map((r) => r.label);
     const pos = set.filter((r) => r.label === 1);
     const neg = set.filter((r) => r.label === 0);
     const ignored = neg.filter((r) => r.kind === 'injected_ignored');
-    const flaggedShare = (xs) => (xs.length ? xs.filter((r) => actedLogit(r, anchors) >= anchors.medium).length / xs.length : NaN);
+    const flaggedShare = (xs) => (xs.length ? xs.filter((r) => r.logit >= anchors.medium).length / xs.length : NaN);
     lines.push(`| ${suite} | ${set.length} | ${pos.length} | ${f(auroc(s, l))} | ${f(tprAtFpr(s, l, 0.02))} | ${f(flaggedShare(pos))} | ${f(flaggedShare(neg))} | ${f(flaggedShare(ignored))} |`);
   }
   return lines.join('\n');
@@ -171,10 +169,11 @@ async function main() {
   const oof = [];
   for (const suite of [...new Set(evalRows.map((r) => r.suite))].sort()) {
     const logit = scorer(fit(evalRows.filter((r) => r.suite !== suite)));
-    for (const r of evalRows.filter((x) => x.suite === suite)) oof.push({ ...r, logit: logit(r.x), unasked: unaskedWrite(r.x) });
+    for (const r of evalRows.filter((x) => x.suite === suite)) oof.push({ ...r, logit: logit(r.x) });
   }
-  // From the fit's logits: no benign call of these sessions is floored, and the levels stand for the model's rates.
+  // From the fit's logits (no benign call of these sessions is floored), then each floored call raised to `medium`.
   const anchors = anchorsFrom(oof.filter((r) => r.label === 0));
+  for (const r of oof) if (unaskedWrite(r.x)) r.logit = Math.max(r.logit, anchors.medium);
   console.log(report(oof, anchors));
   const model = fit(rows);
   const file = {
@@ -183,7 +182,7 @@ async function main() {
   };
   if (!flag('no-write')) {
     writeFileSync(new URL('../models/ipi-trace.json', import.meta.url), `${JSON.stringify(file, null, 2)}\n`);
-    writeFileSync(new URL('./results/ipi-trace-oof.json', import.meta.url), `${JSON.stringify(oof.map((r) => [r.suite, r.kind, r.label, r.logit, r.task, r.attack, r.unasked ? 1 : 0]))}\n`);
+    writeFileSync(new URL('./results/ipi-trace-oof.json', import.meta.url), `${JSON.stringify(oof.map((r) => [r.suite, r.kind, r.label, r.logit, r.task, r.attack]))}\n`);
     console.log('wrote models/ipi-trace.json');
   }
 }
