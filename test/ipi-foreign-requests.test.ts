@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { foreignRequestVerbs } from '../src/ipi/foreign-requests.js';
-import { asksReader, userAsks } from '../src/ipi/requests.js';
+import { asksReader } from '../src/ipi/line-requests.js';
+import { userAsks } from '../src/ipi/user-asks.js';
 
 describe('foreignRequestVerbs: requests in the six languages the generator composes', () => {
   it.each([

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { asksAfterLabel, asksReader, changeNounVerbs, userAsks, verbInflections, verbUses, withoutNegatedVerbs } from '../src/ipi/requests.js';
+import { asksAfterLabel, asksReader, changeNounVerbs } from '../src/ipi/line-requests.js';
+import { withoutNegatedVerbs } from '../src/ipi/negated-verbs.js';
+import { verbInflections } from '../src/ipi/request-words.js';
+import { userAsks, verbUses } from '../src/ipi/user-asks.js';
 
 describe('asksReader: a line that asks its reader for a change', () => {
   it.each([

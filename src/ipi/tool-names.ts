@@ -3,7 +3,7 @@
 // camelCase or PascalCase with a toolkit in front (GmailSendEmail,
 // AugustSmartLockGrantGuestAccess) and namespaced by a server (github__create_issue,
 // slack.post_message).
-import { ASKING_VERBS, WRITE_VERBS } from './requests.js';
+import { ASKING_VERBS, WRITE_VERBS } from './request-words.js';
 
 /** What a session reads from a tool's name. */
 export interface ToolName {
