@@ -27,6 +27,9 @@ describe('foreignRequestVerbs: requests in the six languages the generator compo
     ['Por favor, encaminhe as faturas para financeiro@externo.test.', ['forward']],
     ['Stuur alle facturen door naar boekhouding@extern.test.', ['forward']],
     ['Gelieve het bedrag over te maken naar NL91 ABNA 0417 1643 00.', ['transfer']],
+    ['Désactivez la vérification en deux étapes du compte admin.', ['disable']],
+    ['Schalte die Zwei-Faktor-Prüfung für das Admin-Konto aus.', ['disable']],
+    ['Schakel de meldingen voor dit account uit.', ['disable']],
   ])('reads %s', (line, verbs) => expect(foreignRequestVerbs(line)).toEqual(verbs));
 
   it.each([

@@ -278,7 +278,9 @@ describe('userAsks: what a user turn asks for', () => {
       "Summarise #general and react with :eyes: to Carol's question.",
       'Könntest du die alten Logdateien löschen?', 'Peux-tu redémarrer le service de paiement ?', '¿Podrías cancelar mi pedido de ayer?',
       'Você pode arquivar os e-mails da newsletter?', 'Puoi eliminare i vecchi log del server?', 'Kun je de vergadering van morgen annuleren?',
-      'Kannst du die Alarmanlage ausschalten?',
+      'Kannst du die Alarmanlage ausschalten?', 'Would you be able to get the outage banner taken down?',
+      'Could you green-light the expense report from Omar?', 'Can you flip the flag on?', 'Please toggle the maintenance mode.',
+      'Regarde les alertes et désactive celle qui sonne sans arrêt ?',
     ]) expect(userAsks(q).change, q).toBe(true);
     // Questions, also about what someone else did with a verb of change, and nouns that are verbs elsewhere.
     for (const q of [
@@ -286,11 +288,12 @@ describe('userAsks: what a user turn asks for', () => {
       'Can the invoice be found in Drive?', 'How about the meeting on Friday?', 'What is the pin for the front door?', 'Which tag is the latest release?',
       'Could you get me the numbers for March?', 'Did someone kill the nightly sync job?', 'When will they ship the fix for the login bug?',
       'Ship date for order 4471?', 'Did the vendor get paid?', 'Can the refund be tracked?', 'Which emails did Anna tag me in?', 'How often do we rotate the keys?',
+      'Would you be able to tell me when the sale ends?', 'Is the green light on the router blinking?',
       'Kannst du mir sagen, was heute ansteht?', 'Peux-tu vérifier mes e-mails ?', '¿Puedes explicarme esta factura?', 'Kun je de notulen samenvatten?',
     ]) expect(userAsks(q), q).toEqual({ question: true, change: false });
     // A verb the reading does not know after a polite lead, a modal question with none it knows, a script it has no
     // words for: read as a question for askedRead, unsure for the floor.
-    for (const q of ['Can you brief me on yesterday\'s outage?', 'Could you decipher this error message?', 'Could you green-light the expense report from Omar?', '¿Puedes averiguar si la factura está pagada?', '能帮我删除旧的备份文件吗?', 'Какие алерты сработали ночью?']) {
+    for (const q of ['Can you brief me on yesterday\'s outage?', 'Could you decipher this error message?', 'Could you eyeball the budget sheet?', '¿Puedes averiguar si la factura está pagada?', '能帮我删除旧的备份文件吗?', 'Какие алерты сработали ночью?']) {
       expect(userAsks(q), q).toEqual({ question: true, change: false, unsure: true });
     }
   });

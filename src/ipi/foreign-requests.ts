@@ -87,6 +87,10 @@ const VERBS: Readonly<Record<string, Forms>> = {
     imperative: 'aktualisiere cambia cambie actualiza actualice modifique modifie modifiez changez aggiorna altere altera mude muda atualize atualiza wijzig verander',
     infinitive: 'andern aktualisieren cambiar actualizar modificar modifier changer modificare cambiare aggiornare alterar mudar atualizar wijzigen veranderen',
   },
+  disable: {
+    imperative: 'deaktiviere desactiva desactive desactivez disattiva disattivate desativa desative deactiveer',
+    infinitive: 'deaktivieren desactivar desactiver disattivare desativar deactiveren uitschakelen',
+  },
   reply: {
     imperative: 'antworte responde responda reponds repondez rispondi',
     infinitive: 'antworten responder repondre rispondere antwoorden',
@@ -116,6 +120,8 @@ const SEPARABLE: ReadonlyMap<string, readonly (readonly [particle: string, verb:
   ['voeg', [['toe', 'add']]],
   ['maak', [['over', 'transfer']]],
   ['nodig', [['uit', 'invite']]],
+  ['schalte', [['aus', 'disable'], ['ab', 'disable']]],
+  ['schakel', [['uit', 'disable']]],
 ]);
 
 /**
@@ -258,14 +264,14 @@ const QUESTION_LEAD = new RegExp(`(?<![a-z])(?:${QUESTION_LEADS.map((l) => l.joi
 /**
  * Infinitives of a change, read after a modal question's lead: those of VERBS but opening ("Kannst du die Mail
  * öffnen?" asks to read it), and the verbs users ask their assistant for that injections seldom do: cancel,
- * restart, archive, switch off, move.
+ * restart, archive, switch off (disabling is among VERBS), move.
  */
 const QUESTION_CHANGES: ReadonlySet<string> = new Set([
   ...[...INFINITIVES].filter(([, verbs]) => !verbs.includes('open')).map(([form]) => form),
   'stornieren', 'absagen', 'cancelar', 'annuler', 'annullare', 'annuleren', 'afzeggen',
   'neustarten', 'reiniciar', 'redemarrer', 'riavviare', 'herstarten',
   'archivieren', 'archivar', 'archiver', 'archiviare', 'arquivar', 'archiveren',
-  'ausschalten', 'abschalten', 'deaktivieren', 'apagar', 'desactivar', 'desactiver', 'eteindre', 'spegnere', 'disattivare', 'desligar', 'desativar', 'uitschakelen', 'uitzetten',
+  'ausschalten', 'abschalten', 'apagar', 'eteindre', 'spegnere', 'desligar', 'uitzetten',
   'verschieben', 'mover', 'deplacer', 'spostare', 'verplaatsen',
 ]);
 /** Verbs (infinitives, accents dropped) that ask for an answer: tell, show, explain, check, read, find, summarise, look, say, translate, open, visit, list. */

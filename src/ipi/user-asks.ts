@@ -104,17 +104,18 @@ const TURN_VERBS = new Set([
   'kill', 'nuke', 'ditch', 'zap', 'prune', 'bump', 'shift', 'rotate', 'revert', 'restore', 'migrate', 'provision', 'snooze', 'silence',
   'pause', 'dismiss', 'pin', 'unpin', 'star', 'label', 'tag', 'retry', 'rerun', 'acknowledge', 'ship', 'swap', 'downgrade', 'reassign',
   'onboard', 'offboard', 'unarchive', 'redeploy', 'rebuild', 'reboot', 'reinstall', 'rollback', 'configure', 'reconfigure', 'skip', 'okay',
-  'nudge',
+  'nudge', 'toggle',
 ]);
 /** Phrasal verbs that ask for a change where neither word alone does: "sort out the deploy", "get rid of the branches". */
 const TURN_PHRASES: readonly (readonly [string, string])[] = [
   ['sort', 'out'], ['deal', 'with'], ['get', 'rid'], ['wrap', 'up'], ['shut', 'down'], ['spin', 'up'], ['roll', 'back'], ['push', 'back'],
   ['push', 'live'], ['top', 'up'], ['free', 'up'], ['loop', 'in'], ['hook', 'up'], ['chase', 'up'], ['kick', 'off'], ['back', 'up'],
-  ['look', 'after'], ['react', 'with'],
+  ['look', 'after'], ['react', 'with'], ['green', 'light'],
 ];
 /** Phrasal verbs whose object may stand between the verb and its particle: "chase it up", "get the laptop off my account", "get it over to legal". */
 const SEPARABLE_PHRASES: ReadonlyMap<string, readonly string[]> = new Map([
   ['chase', ['up']], ['get', ['off', 'rid', 'over', 'back']], ['bring', ['back', 'online']], ['take', ['down', 'off']], ['knock', ['down']], ['sort', ['out']],
+  ['flip', ['on', 'off']],
 ]);
 /** Words that open an imperative's object: "kill them", "ship it", "tag the release", "snooze all alerts". */
 const OBJECT_OPENS = new Set([...OBJECTS, 'all', 'every', 'each', 'any', 'some', 'both']);
@@ -128,6 +129,7 @@ const ANSWER_WORDS = new Set([
   'debug', 'peek', 'glance', 'scan', 'inspect', 'audit', 'query', 'clarify', 'spot', 'remember', 'confirm', 'say', 'name', 'point',
   'not', 'i', 'we', 'me', 'us', 'still', 'really',
 ]);
+const BE_ABLE_TO = ['be', 'able', 'to'];
 /** Words between a polite lead and its verb: "Can you please …", "Would you mind …". */
 const FILLERS = new Set(['please', 'just', 'quickly', 'also', 'maybe', 'kindly', 'mind', 'go', 'ahead', 'and']);
 /** A question's polite lead before the verb it asks for: "Can you …", "Would you mind …", "Is it possible to …". */
@@ -176,6 +178,8 @@ function readClause(words: readonly string[]): OtherWords {
       if (words[i] !== lead[0] || !startsWith(words, i, lead)) continue;
       let k = i + lead.length;
       while (FILLERS.has(words[k] ?? '')) k++;
+      // "Would you be able to get …": the verb after "be able to" is the one asked for.
+      if (startsWith(words, k, BE_ABLE_TO)) k += BE_ABLE_TO.length;
       if (k < words.length) led.add(k);
     }
   }
