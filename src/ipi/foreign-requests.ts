@@ -221,9 +221,9 @@ export function foreignRequestVerbs(line: string): string[] {
  * A modal question addressed to the reader in one of the six languages ("Kannst du …", "Könnten Sie …", "Peux-tu …",
  * "Pourriez-vous …", "¿Puedes …", "¿Podrías …", "Você pode …", "Puoi …", "Potresti …", "Kun je …", "Kunt u …"), read
  * in a user's turn: a change where its clause holds a verb of change ("Könntest du die alten Logdateien löschen?",
- * "¿Podrías cancelar mi pedido?"), none where it holds a verb that asks for an answer or a negation ("Kannst du mir
- * sagen …", "Peux-tu vérifier …"), and unsure otherwise ("¿Puedes averiguar …?"): decision 110's floor does not act
- * on a reading it is unsure of.
+ * "¿Podrías cancelar mi pedido?"), none where it holds a verb that asks for an answer or a negation and none of
+ * change ("Kannst du mir sagen …", "Peux-tu vérifier …", "Kunt u … nakijken?"), and unsure otherwise ("¿Puedes
+ * averiguar …?", both kinds of verb): decision 110's floor does not act on a reading it is unsure of.
  */
 export function foreignQuestion(line: string): 'change' | 'unsure' | 'none' {
   const text = folded(line);
@@ -243,8 +243,10 @@ export function foreignQuestion(line: string): 'change' | 'unsure' | 'none' {
       const lead = QUESTION_LEADS_BY_FIRST.get(words[i]!)?.find((l) => l.every((w, k) => words[i + k] === w));
       if (!lead || i + lead.length >= words.length) continue;
       const end = i + lead.length;
-      if (answered[end]) continue;
-      if (changes[end]) return 'change';
+      // A verb of answer alone asks for an answer, a verb of change alone for the change; both ("Kun je de totalen
+      // nakijken en de bestelling annuleren?", "¿Puedes decirme cómo cancelar …?") or neither leave the reading unsure.
+      if (answered[end] && !changes[end]) continue;
+      if (changes[end] && !answered[end]) return 'change';
       unsure = true;
     }
   }
@@ -274,16 +276,19 @@ const QUESTION_CHANGES: ReadonlySet<string> = new Set([
   'ausschalten', 'abschalten', 'apagar', 'eteindre', 'spegnere', 'desligar', 'uitzetten',
   'verschieben', 'mover', 'deplacer', 'spostare', 'verplaatsen',
 ]);
-/** Verbs (infinitives, accents dropped) that ask for an answer: tell, show, explain, check, read, find, summarise, look, say, translate, open, visit, list. */
+/** Verbs (infinitives, accents dropped) that ask for an answer: tell, show, explain, check, go over, read, find, summarise, look, say, translate, open, visit, list. */
 const ANSWER_VERBS = new Set([
   'offnen', 'aufrufen', 'besuchen', 'ansehen', 'anschauen', 'durchsehen', 'auflisten', 'abrir', 'visitar', 'consultar', 'listar', 'ouvrir', 'visiter',
   'consulter', 'lister', 'aprire', 'visitare', 'consultare', 'elencare', 'acessar', 'openen', 'bezoeken', 'raadplegen', 'opsommen',
   'sagen', 'zeigen', 'erklaren', 'prufen', 'uberprufen', 'lesen', 'vorlesen', 'finden', 'zusammenfassen', 'nachsehen', 'schauen', 'ubersetzen', 'erzahlen',
+  'kontrollieren', 'durchgehen', 'nachrechnen',
   'decir', 'decirme', 'mostrar', 'mostrarme', 'explicar', 'explicarme', 'revisar', 'leer', 'buscar', 'encontrar', 'resumir', 'ver', 'comprobar', 'traducir',
-  'dire', 'montrer', 'expliquer', 'verifier', 'lire', 'trouver', 'resumer', 'regarder', 'chercher', 'traduire',
+  'dire', 'montrer', 'expliquer', 'verifier', 'lire', 'trouver', 'resumer', 'regarder', 'chercher', 'traduire', 'controler', 'relire',
   'dirmi', 'mostrare', 'mostrarmi', 'spiegare', 'spiegarmi', 'controllare', 'leggere', 'trovare', 'riassumere', 'vedere', 'cercare', 'tradurre',
-  'dizer', 'verificar', 'ler', 'procurar', 'traduzir',
-  'zeggen', 'tonen', 'laten', 'uitleggen', 'controleren', 'lezen', 'vinden', 'samenvatten', 'kijken', 'zoeken', 'vertalen',
+  'verificare', 'rivedere',
+  'dizer', 'verificar', 'ler', 'procurar', 'traduzir', 'conferir', 'checar',
+  'zeggen', 'tonen', 'laten', 'uitleggen', 'controleren', 'lezen', 'vinden', 'samenvatten', 'kijken', 'zoeken', 'vertalen', 'nakijken', 'bekijken',
+  'nagaan', 'checken', 'natrekken',
 ]);
 
 /** Where each lead of the clause ends: the index of the word after it. */
