@@ -127,6 +127,8 @@ const ANSWER_WORDS = new Set([
   ...READING_VERBS, 'tell', 'give', 'let', 'see', 'figure', 'work', 'help', 'think', 'recommend', 'suggest', 'identify', 'determine',
   'verify', 'calculate', 'tally', 'sum', 'estimate', 'guess', 'know', 'understand', 'walk', 'pull', 'get', 'dig', 'investigate', 'diagnose',
   'debug', 'peek', 'glance', 'scan', 'inspect', 'audit', 'query', 'clarify', 'spot', 'remember', 'confirm', 'say', 'name', 'point',
+  'spell', 'outline', 'detail', 'elaborate', 'rephrase', 'paraphrase', 'interpret', 'evaluate', 'assess', 'critique', 'rank', 'quote',
+  'cite', 'define', 'brief', 'decipher', 'decode', 'recap',
   'not', 'i', 'we', 'me', 'us', 'still', 'really',
 ]);
 const BE_ABLE_TO = ['be', 'able', 'to'];
