@@ -181,6 +181,15 @@ export function readingsOf(text: string): readonly string[] {
 const MAYBE_LOOK_ALIKE = '[\\p{L}--[\\x00-\\u0130\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}]]';
 const HAS_LOOK_ALIKE = new RegExp(MAYBE_LOOK_ALIKE, 'v');
 
+/**
+ * A value with its look-alike letters folded as the reading folds a result's (`billing@\u0435vil-corp.test`, a
+ * Cyrillic е, is `billing@evil-corp.test`): an agent copies such an address as written, and the passage that asked
+ * for it holds it folded. The value itself where no letter may be a look-alike, and past `limit` characters.
+ */
+export function foldedLookAlikes(value: string, limit: number): string {
+  return value.length <= limit && HAS_LOOK_ALIKE.test(value) ? foldLetters(value) : value;
+}
+
 /** `\n` (and `\r\n`) escapes whose backslash is its own; an escaped backslash is matched as a pair first. */
 const ESCAPED_LINE_BREAK = /\\\\|(?:\\r)?\\n/g;
 /** `\n` (and `\r\n`) escapes whose backslash is escaped once or more, from a run's first backslash. */

@@ -1,7 +1,7 @@
 import { DiagonalGaussian, logprobEntropy, RunningStats, shingles, shinglesUpTo, type RunningStatsState } from '../bindings/index.js';
 import { describe, ParapetStateError, ParapetTypeError } from '../bindings/errors.js';
 import { levelOf, LEVELS } from './calibration.js';
-import { syntaxReadingsOf } from './breaks.js';
+import { foldedLookAlikes, syntaxReadingsOf } from './breaks.js';
 import { compactNumbers, entities, plainValueSpelling, spelledEmails, stringLeaves } from './entities.js';
 import { foreignRequestVerbs } from './foreign-requests.js';
 import { asksAfterLabel, asksReader, changeNounVerbs } from './line-requests.js';
@@ -45,6 +45,8 @@ const MAX_K = 3;
 const MIN_CONTENT = 40;
 /** Longest argument value traced as a whole. */
 const MAX_TRACED = 300;
+/** The longest value or turn whose look-alike letters are folded (a long email body): past it, read as written. */
+const FOLDED_VALUE_LIMIT = 65_536;
 
 /** One passage of an untrusted tool result: its score and word shingles (k = 1..3). Hashes only, never its text. */
 interface Source {
@@ -257,6 +259,10 @@ export class IpiSession {
         this.#userAsked = { question: was.question || asked.question, change: was.change || asked.change, unsure: was.unsure === true || asked.unsure === true };
       }
       const sets = shingleSets(asking);
+      // With look-alike letters folded too, as a call's values are traced (see #provenance): a value the user wrote in
+      // Cyrillic or Greek letters is still theirs.
+      const folded = foldedLookAlikes(asking, FOLDED_VALUE_LIMIT);
+      if (folded !== asking) for (const [i, s] of shingleSets(folded).entries()) for (const h of s) sets[i]!.add(h);
       sets.forEach((s, i) => addBounded(this.#trusted[i]!, s, SESSION_LIMITS.trustedHashes));
       // A verb asked in another language counts as its English word would: as a verb use where the word is as often a noun.
       const verbsUsed = [...verbUses(asking).map(verbUseHash), ...foreignRequestVerbs(asking).map((verb) => (NOUN_OR_VERB.has(verb) ? verbUseHash(verb) : wordHash(verb)))];
@@ -568,7 +574,9 @@ export class IpiSession {
     const done = new Set<string>();
     // Values found in trusted text or in a passage: a web address among them needs no tracing by its host.
     const placed = new Set<string>();
-    for (const { path, value } of leaves) {
+    for (const { path, value: written } of leaves) {
+      // Traced with its look-alike letters folded, as passages are read: trusted text holds both spellings (see observe).
+      const value = foldedLookAlikes(written, FOLDED_VALUE_LIMIT);
       // A number written in groups is traced as one run too, as passages hold it (see shingleSets).
       const found = [...entities(value), ...compactNumbers(value)];
       const isEntity = new Set(found);
