@@ -184,10 +184,34 @@ const HAS_LOOK_ALIKE = new RegExp(MAYBE_LOOK_ALIKE, 'v');
 /**
  * A value with its look-alike letters folded as the reading folds a result's (`billing@\u0435vil-corp.test`, a
  * Cyrillic е, is `billing@evil-corp.test`): an agent copies such an address as written, and the passage that asked
- * for it holds it folded. The value itself where no letter may be a look-alike, and past `limit` characters.
+ * for it holds it folded. The value itself where no letter may be a look-alike, and past `limit` characters. Past
+ * SHORT_VALUE characters (a message body in Russian or Greek) only where a run between blanks mixes ASCII letters
+ * or digits with other letters, as a look-alike address or name does: folding 4 KiB of Cyrillic prose costs more
+ * than the rest of the call's tracing, and its words are no values.
  */
 export function foldedLookAlikes(value: string, limit: number): string {
-  return value.length <= limit && HAS_LOOK_ALIKE.test(value) ? foldLetters(value) : value;
+  if (value.length > limit || !HAS_LOOK_ALIKE.test(value)) return value;
+  return value.length <= SHORT_VALUE || mixesScripts(value) ? foldLetters(value) : value;
+}
+const SHORT_VALUE = 512;
+
+/** Whether a run between blanks holds both an ASCII letter or digit and a letter past ASCII: one pass over the code units. */
+function mixesScripts(text: string): boolean {
+  let ascii = false;
+  let other = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) {
+      ascii = other = false;
+    } else if ((c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a)) {
+      if (other) return true;
+      ascii = true;
+    } else if (c > 0x7f) {
+      if (ascii) return true;
+      other = true;
+    }
+  }
+  return false;
 }
 
 /** `\n` (and `\r\n`) escapes whose backslash is its own; an escaped backslash is matched as a pair first. */
