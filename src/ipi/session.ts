@@ -230,18 +230,26 @@ export class IpiSession {
       // The same line read as a request in another language in one window and not in another is shingled twice: once plain, once with its English verbs.
       const made = new Map<string, Set<number>[]>();
       const madeGlossed = new Map<string, Set<number>[]>();
+      const joins = brokenValues(passages);
       try {
         this.#addSources(added, (i) => {
           const text = passages[i]!.text;
           const glosses = glossed[i]!;
           const cache = glosses.length > 0 ? madeGlossed : made;
-          let sets = cache.get(text);
+          const join = joins.get(i);
+          const key = join === undefined ? text : `${text}\u0000${join}`;
+          let sets = cache.get(key);
           if (sets === undefined) {
             sets = shingleSets(text);
+            // A value the result broke across two lines is held joined by both, as an agent copies it.
+            if (join !== undefined) {
+              addShingles(sets, join);
+              addValueForms(sets, join);
+            }
             if (spelled.length > 0) addAddressesOf(sets, text, spelled);
             // A request in another language, or by a noun, names its verb in English too, as the tools are named ("leiten Sie … weiter": forward; "deletion": delete).
             for (const verb of glosses) sets[0]!.add(wordHash(verb));
-            cache.set(text, sets);
+            cache.set(key, sets);
           }
           return sets;
         });
@@ -848,6 +856,39 @@ function shingleSets(text: string): Set<number>[] {
   }
   return sets;
 }
+
+/**
+ * The values a result broke across two of its lines, by the index of each line that holds a part: a word broken at
+ * a hyphen ("… to migration-" / "desk@evil-corp.test before 18:00": `migration-desk@evil-corp.test`) and a number's
+ * groups that go on at the next line's start ("IBAN DE89 3704 0044" / "0532 0130 00"). An agent joins them; a line
+ * each, neither part is the value it copies.
+ */
+function brokenValues(passages: readonly { text: string }[]): Map<number, string> {
+  const joins = new Map<number, string>();
+  for (let i = 0; i + 1 < passages.length; i++) {
+    const [whole, b] = [passages[i]!.text, passages[i + 1]!.text];
+    // Only a line's end is read, so a long line costs what a short one does; most lines end in no hyphen or digit.
+    const a = whole.slice(-LINE_END_READ);
+    const hyphen = a.endsWith('-') ? HYPHEN_BROKEN_END.exec(a) : null;
+    const rest = hyphen ? BROKEN_REST.exec(b) : null;
+    const groups = !hyphen && DIGIT_END.test(a) ? GROUPS_END.exec(a) : null;
+    const more = groups ? GROUPS_START.exec(b) : null;
+    const join = hyphen && rest ? `${hyphen[1]}${rest[1]}` : groups && more ? `${groups[1]} ${more[1]}` : undefined;
+    if (join === undefined) continue;
+    joins.set(i, joins.has(i) ? `${joins.get(i)} ${join}` : join);
+    joins.set(i + 1, join);
+  }
+  return joins;
+}
+/** How much of a line's end brokenValues reads: a broken word's part (120) and its hyphen, or nine groups of a number. */
+const LINE_END_READ = 128;
+const DIGIT_END = /\d$/;
+/** A line's last run ending in a letter or digit and a hyphen, and the next line's first run: the two parts of a broken word. */
+const HYPHEN_BROKEN_END = /(?:^|\s)(\S{0,120}[A-Za-z0-9]-)$/;
+const BROKEN_REST = /^([A-Za-z0-9]\S{0,120})/;
+/** A line's last groups of a number (a group with a digit, up to eight letters or digits each) and the groups the next line opens with. */
+const GROUPS_END = /(?:^|\s)((?=[A-Za-z]{0,7}\d)[A-Za-z0-9]{1,8}(?:[ \t]+(?=[A-Za-z]{0,7}\d)[A-Za-z0-9]{1,8}){0,8})$/;
+const GROUPS_START = /^((?=[A-Za-z]{0,7}\d)[A-Za-z0-9]{1,8}(?:[ \t]+(?=[A-Za-z]{0,7}\d)[A-Za-z0-9]{1,8}){0,8})(?![A-Za-z0-9])/;
 
 /** Adds the other forms of the values in `text`: numbers in groups as one run, spelled-out addresses plain. */
 function addValueForms(sets: Set<number>[], text: string): void {
