@@ -185,13 +185,14 @@ const HAS_LOOK_ALIKE = new RegExp(MAYBE_LOOK_ALIKE, 'v');
  * A value with its look-alike letters folded as the reading folds a result's (`billing@\u0435vil-corp.test`, a
  * Cyrillic е, is `billing@evil-corp.test`): an agent copies such an address as written, and the passage that asked
  * for it holds it folded. The value itself where no letter may be a look-alike, and past `limit` characters. Past
- * SHORT_VALUE characters (a message body in Russian or Greek) only where a run between blanks mixes ASCII letters
- * or digits with other letters, as a look-alike address or name does: folding 4 KiB of Cyrillic prose costs more
- * than the rest of the call's tracing, and its words are no values.
+ * SHORT_VALUE characters (a message body in Russian or Greek), unless `whole`, only where a run between blanks mixes
+ * ASCII letters or digits with other letters, as a look-alike address does: folding 4 KiB of Cyrillic prose costs
+ * more than the rest of a call's tracing, and of a value that long only its addresses and numbers are traced. Trusted
+ * turns are folded whole: a short value the call folds must be found among their words.
  */
-export function foldedLookAlikes(value: string, limit: number): string {
+export function foldedLookAlikes(value: string, limit: number, whole = false): string {
   if (value.length > limit || !HAS_LOOK_ALIKE.test(value)) return value;
-  return value.length <= SHORT_VALUE || mixesScripts(value) ? foldLetters(value) : value;
+  return whole || value.length <= SHORT_VALUE || mixesScripts(value) ? foldLetters(value) : value;
 }
 const SHORT_VALUE = 512;
 

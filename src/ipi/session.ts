@@ -269,7 +269,7 @@ export class IpiSession {
       const sets = shingleSets(asking);
       // With look-alike letters folded too, as a call's values are traced (see #provenance): a value the user wrote in
       // Cyrillic or Greek letters is still theirs.
-      const folded = foldedLookAlikes(asking, FOLDED_VALUE_LIMIT);
+      const folded = foldedLookAlikes(asking, FOLDED_VALUE_LIMIT, true);
       if (folded !== asking) for (const [i, s] of shingleSets(folded).entries()) for (const h of s) sets[i]!.add(h);
       sets.forEach((s, i) => addBounded(this.#trusted[i]!, s, SESSION_LIMITS.trustedHashes));
       // A verb asked in another language counts as its English word would: as a verb use where the word is as often a noun.
